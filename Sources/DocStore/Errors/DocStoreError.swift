@@ -1,0 +1,86 @@
+/// Every error DocStore throws.
+///
+/// Each case names what was wrong and where: the collection, the key and, for
+/// coding problems, the coding path inside the document. `description` is written
+/// for a terminal:
+///
+///     duplicate key 1 in collection "teams": use save(_:) to replace a document
+public enum DocStoreError: Error, Sendable {
+    /// `insert` found a document with the same key already stored.
+    case duplicateKey(collection: String, key: DocumentKey)
+    /// An operation that needs an existing document (such as `update`) found none.
+    case documentNotFound(collection: String, key: DocumentKey)
+    /// The key's kind differs from the collection's (an integer key for a
+    /// collection of string keys, say).
+    case keyKindMismatch(collection: String, expected: KeyKind, found: KeyKind)
+    /// An `update` closure changed the document's key; keys never change.
+    case keyChanged(collection: String, from: DocumentKey, to: DocumentKey)
+    /// A document has no usable key: its `id` is missing or of the wrong type, in a
+    /// collection whose keys can't be generated.
+    case missingKey(collection: String, reason: String)
+    /// A model could not be encoded (a NaN, a date out of range…).
+    case encodingFailed(collection: String, key: DocumentKey?, codingPath: String, reason: String)
+    /// A stored document does not decode into the requested model (a renamed
+    /// field, a changed type…).
+    case decodingFailed(collection: String, key: DocumentKey?, codingPath: String, reason: String)
+    /// A stored document is not valid JSON: it was damaged outside DocStore.
+    case corruptDocument(collection: String, key: DocumentKey, reason: String)
+    /// A collection name that can't be used (empty, or containing NUL).
+    case invalidCollectionName(String, reason: String)
+    /// JSON text given to the store (a document, an import line) is invalid.
+    case invalidJSON(line: Int, column: Int, reason: String)
+    /// The file exists but is not a DocStore store (not SQLite, or SQLite with
+    /// other tables). Nothing in it was changed.
+    case notAStore(path: String, reason: String)
+    /// The store was written by a newer DocStore whose format this one can't read.
+    /// Nothing in it was changed.
+    case unsupportedFormatVersion(path: String, found: Int, supported: Int)
+    /// A write was attempted on a store opened read-only.
+    case readOnly(path: String)
+    /// A unique index already holds a document with the same field values.
+    case uniqueConstraint(collection: String, fields: [String], key: DocumentKey?)
+    /// Any other failure reported by SQLite, with its message.
+    case database(message: String, collection: String?)
+}
+
+extension DocStoreError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .duplicateKey(collection, key):
+            return "duplicate key \(key) in collection \(Self.name(collection)): use save(_:) to replace a document"
+        case let .documentNotFound(collection, key):
+            return "no document with key \(key) in collection \(Self.name(collection))"
+        case let .keyKindMismatch(collection, expected, found):
+            return "collection \(Self.name(collection)) has \(expected) keys, but a key of kind \(found) was given"
+        case let .keyChanged(collection, from, to):
+            return "update of document \(from) in collection \(Self.name(collection)) changed its key to \(to); keys never change (insert a new document and delete the old one)"
+        case let .missingKey(collection, reason):
+            return "document for collection \(Self.name(collection)) has no usable key: \(reason)"
+        case let .encodingFailed(collection, key, path, reason):
+            return "cannot encode document\(Self.keyPart(key)) for collection \(Self.name(collection))\(Self.pathPart(path)): \(reason)"
+        case let .decodingFailed(collection, key, path, reason):
+            return "cannot decode document\(Self.keyPart(key)) in collection \(Self.name(collection))\(Self.pathPart(path)): \(reason)"
+        case let .corruptDocument(collection, key, reason):
+            return "document \(key) in collection \(Self.name(collection)) is damaged (not valid JSON: \(reason)); other documents are unaffected"
+        case let .invalidCollectionName(name, reason):
+            return "invalid collection name \(Self.name(name)): \(reason)"
+        case let .invalidJSON(line, column, reason):
+            return "invalid JSON at line \(line), column \(column): \(reason)"
+        case let .notAStore(path, reason):
+            return "\(path) is not a DocStore store: \(reason); the file was not changed"
+        case let .unsupportedFormatVersion(path, found, supported):
+            return "\(path) uses store format \(found), but this DocStore reads format \(supported) at most; upgrade DocStore (the file was not changed)"
+        case let .readOnly(path):
+            return "the store \(path) is open read-only"
+        case let .uniqueConstraint(collection, fields, key):
+            let list = fields.joined(separator: ", ")
+            return "unique index on \(list) in collection \(Self.name(collection)) already holds a document with the same value\(fields.count > 1 ? "s" : "")\(key.map { " (key \($0))" } ?? "")"
+        case let .database(message, collection):
+            return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
+        }
+    }
+
+    private static func name(_ s: String) -> String { DocumentKey.quoted(s) }
+    private static func keyPart(_ key: DocumentKey?) -> String { key.map { " \($0)" } ?? "" }
+    private static func pathPart(_ path: String) -> String { path.isEmpty ? "" : " at \(path)" }
+}

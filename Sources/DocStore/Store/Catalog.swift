@@ -1,0 +1,102 @@
+import GRDB
+
+/// What the catalog records about one collection.
+public struct CollectionInfo: Sendable, Hashable {
+    /// The collection's name.
+    public var name: String
+    /// The kind of its keys.
+    public var keyKind: KeyKind
+}
+
+/// The catalog: DocStore's own tables, recording the store's format version and
+/// its collections, so that tools like the REPL discover everything without Swift
+/// types. Every statement that touches these tables lives here.
+enum Catalog {
+    /// The format this DocStore writes. A store with a higher version is refused.
+    static let formatVersion = 1
+
+    static let metaTable = "docstore_meta"
+    static let collectionsTable = "docstore_collections"
+    static let indexesTable = "docstore_indexes"
+    static let valuesTable = "docstore_values"
+
+    /// Creates the catalog tables in a new store; a no-op on an existing one.
+    static func install(in db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(metaTable) (name TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;
+            INSERT OR IGNORE INTO \(metaTable) (name, value) VALUES ('format_version', \(formatVersion));
+            CREATE TABLE IF NOT EXISTS \(collectionsTable) (
+                name TEXT PRIMARY KEY NOT NULL,
+                key_kind TEXT NOT NULL,
+                created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(indexesTable) (
+                name TEXT PRIMARY KEY NOT NULL,
+                collection TEXT NOT NULL,
+                fields TEXT NOT NULL,
+                is_unique INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS \(valuesTable) (key TEXT PRIMARY KEY NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
+            """)
+    }
+
+    /// Why an existing SQLite database can't be used as a store, or nil if it can.
+    /// An empty database (no tables) is fine: it becomes a store.
+    static func problem(in db: Database, path: String) throws -> DocStoreError? {
+        let tables = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+            """)
+        if tables.isEmpty { return nil }
+        guard tables.contains(metaTable) else {
+            let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+            return .notAStore(path: path, reason: "it is a SQLite database with other tables (\(shown))")
+        }
+        let version = try Int.fetchOne(db, sql: "SELECT value FROM \(metaTable) WHERE name = 'format_version'")
+        guard let version else {
+            return .notAStore(path: path, reason: "its catalog has no format version")
+        }
+        if version > formatVersion {
+            return .unsupportedFormatVersion(path: path, found: version, supported: formatVersion)
+        }
+        return nil
+    }
+
+    static func collections(in db: Database) throws -> [CollectionInfo] {
+        let rows = try Row.fetchAll(db, sql: "SELECT name, key_kind FROM \(collectionsTable) ORDER BY name")
+        return rows.compactMap { row in
+            let name: String = row[0]
+            let kind: String = row[1]
+            return KeyKind(rawValue: kind).map { CollectionInfo(name: name, keyKind: $0) }
+        }
+    }
+
+    static func collection(named name: String, in db: Database) throws -> CollectionInfo? {
+        let kind = try String.fetchOne(db, sql: "SELECT key_kind FROM \(collectionsTable) WHERE name = ?", arguments: [name])
+        return kind.flatMap(KeyKind.init(rawValue:)).map { CollectionInfo(name: name, keyKind: $0) }
+    }
+
+    /// Creates the collection's table and records it. Integer keys use SQLite's rowid
+    /// (so generated keys are cheap); string and UUID keys a WITHOUT ROWID table.
+    static func createCollection(_ info: CollectionInfo, in db: Database) throws {
+        let table = quoteIdentifier(info.name)
+        switch info.keyKind {
+        case .integer:
+            try db.execute(sql: "CREATE TABLE \(table) (key INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        case .string, .uuid:
+            try db.execute(sql: "CREATE TABLE \(table) (key TEXT PRIMARY KEY NOT NULL, body TEXT NOT NULL) WITHOUT ROWID")
+        }
+        try db.execute(
+            sql: "INSERT INTO \(collectionsTable) (name, key_kind) VALUES (?, ?)",
+            arguments: [info.name, info.keyKind.rawValue])
+    }
+
+    static func dropCollection(named name: String, in db: Database) throws {
+        let indexNames = try String.fetchAll(db, sql: "SELECT name FROM \(indexesTable) WHERE collection = ?", arguments: [name])
+        for index in indexNames {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index))")
+        }
+        try db.execute(sql: "DELETE FROM \(indexesTable) WHERE collection = ?", arguments: [name])
+        try db.execute(sql: "DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+        try db.execute(sql: "DELETE FROM \(collectionsTable) WHERE name = ?", arguments: [name])
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import GRDB
+
+extension DocumentCollection {
+    /// Inserts a document and returns its key: the model's `id`, or a generated
+    /// integer key when the model has none.
+    ///
+    /// - Throws: ``DocStoreError/duplicateKey(collection:key:)`` when the key is
+    ///   taken (use ``save(_:)`` to replace), ``DocStoreError/encodingFailed(collection:key:codingPath:reason:)``
+    ///   when the model can't be stored as JSON. Nothing is written then.
+    @discardableResult
+    public func insert(_ model: Model) throws -> DocumentKey {
+        try access(collection: name) {
+            try store.writeAccess { db in try insertOne(model, in: db) }
+        }
+    }
+
+    /// Inserts documents in one transaction: all of them, or none if one fails.
+    /// Returns their keys in order.
+    @discardableResult
+    public func insert<Models: Sequence>(contentsOf models: Models) throws -> [DocumentKey] where Models.Element == Model {
+        try access(collection: name) {
+            try store.writeAccess { db in
+                try store.withinTransaction(db) {
+                    var keys: [DocumentKey] = []
+                    keys.reserveCapacity(models.underestimatedCount)
+                    for model in models { keys.append(try insertOne(model, in: db)) }
+                    return keys
+                }
+            }
+        }
+    }
+
+    /// Inserts the document, or replaces the one stored under the same key.
+    ///
+    /// - Throws: ``DocStoreError/missingKey(collection:reason:)`` for models without
+    ///   an `id` (change those with ``update(_:_:)``).
+    public func save(_ model: Model) throws {
+        try access(collection: name) {
+            guard let key = keyOf?(model) else {
+                throw DocStoreError.missingKey(collection: name, reason: keyOf == nil
+                    ? "the model has no id, so save can't tell which document to replace; use update(key) { … }"
+                    : "the document has no usable \"id\" member (an integer or a string)")
+            }
+            try store.writeAccess { db in
+                try ensuringCollection(keyKind: key.kind, in: db) { info in
+                    let key = adapt(key, to: info.keyKind)
+                    try check(key, against: info)
+                    let bytes = try ModelCoding.encode(model, collection: name, key: key)
+                    let statement = try RawStatement(db, sql: sql.upsert)
+                    defer { statement.finish() }
+                    statement.bind(key, at: 1)
+                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key) }
+                }
+            }
+        }
+    }
+
+    /// Reads the document stored under `key`, lets `mutate` change it, and writes it
+    /// back, atomically: no other write can slip in between. Returns the new value.
+    ///
+    ///     try teams.update(1) { $0.nickName = "Sox" }
+    ///
+    /// - Throws: ``DocStoreError/documentNotFound(collection:key:)`` when there is no
+    ///   such document; whatever `mutate` throws, leaving the document unchanged.
+    @discardableResult
+    public func update(_ key: some DocumentKeyRepresentable, _ mutate: (inout Model) throws -> Void) throws -> Model {
+        let key = key.documentKey
+        return try access(collection: name) {
+            try store.writeAccess { db in
+                try store.withinTransaction(db) {
+                    guard let info = try store.knownCollection(named: name, in: db) else {
+                        throw DocStoreError.documentNotFound(collection: name, key: key)
+                    }
+                    try check(key, against: info)
+                    let select = try RawStatement(db, sql: sql.selectBody)
+                    select.bind(key, at: 1)
+                    guard try select.step() else {
+                        select.finish()
+                        throw DocStoreError.documentNotFound(collection: name, key: key)
+                    }
+                    var model = try ModelCoding.decode(Model.self, from: select.bytes(at: 0), collection: name, key: key)
+                    select.finish()
+                    try mutate(&model)
+                    if let newKey = keyOf?(model).map({ adapt($0, to: info.keyKind) }), newKey != key {
+                        throw DocStoreError.keyChanged(collection: name, from: key, to: newKey)
+                    }
+                    let bytes = try ModelCoding.encode(model, collection: name, key: key)
+                    let statement = try RawStatement(db, sql: sql.replaceBody)
+                    defer { statement.finish() }
+                    statement.bind(key, at: 2)
+                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: key) }
+                    return model
+                }
+            }
+        }
+    }
+
+    /// Deletes the document stored under `key`. Returns whether there was one.
+    @discardableResult
+    public func delete(_ key: some DocumentKeyRepresentable) throws -> Bool {
+        let key = key.documentKey
+        return try access(collection: name) {
+            try store.writeAccess { db in
+                guard let info = try store.knownCollection(named: name, in: db) else { return false }
+                try check(key, against: info)
+                let statement = try RawStatement(db, sql: sql.delete)
+                defer { statement.finish() }
+                statement.bind(key, at: 1)
+                try statement.step()
+                return db.changesCount > 0
+            }
+        }
+    }
+
+    /// Deletes every document (the collection and its indexes remain). Returns how
+    /// many were deleted.
+    @discardableResult
+    public func deleteAll() throws -> Int {
+        try access(collection: name) {
+            try store.writeAccess { db in
+                guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
+                let statement = try RawStatement(db, sql: sql.deleteAll)
+                defer { statement.finish() }
+                try statement.step()
+                return db.changesCount
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    /// Inserts one model; the collection is created on the first insert.
+    func insertOne(_ model: Model, in db: Database) throws -> DocumentKey {
+        let givenKey = keyOf?(model)
+        return try ensuringCollection(keyKind: givenKey?.kind ?? .integer, in: db, forceTransaction: keyOf != nil && givenKey == nil) { info in
+            var document = model
+            var key = givenKey.map { adapt($0, to: info.keyKind) }
+            if let key { try check(key, against: info) }
+            if key == nil, keyOf != nil {
+                // An untyped document without a usable "id": generate one and write it in.
+                let generated = try nextGeneratedKey(for: document, info: info, in: db)
+                key = generated.key
+                document = generated.document
+            }
+            let bytes = try ModelCoding.encode(document, collection: name, key: key)
+            if let key {
+                let statement = try RawStatement(db, sql: sql.insert)
+                defer { statement.finish() }
+                statement.bind(key, at: 1)
+                try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key) }
+                return key
+            }
+            let statement = try RawStatement(db, sql: sql.insertGenerated)
+            defer { statement.finish() }
+            try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: nil) }
+            return .integer(db.lastInsertedRowID)
+        }
+    }
+
+    /// Runs `body` with the collection's catalog entry, creating the collection first
+    /// if needed, in a transaction (creation is two statements and must be atomic).
+    /// An existing collection outside a transaction runs `body` directly, so a
+    /// single-statement write costs no BEGIN/COMMIT.
+    func ensuringCollection<R>(
+        keyKind: KeyKind, in db: Database, forceTransaction: Bool = false, _ body: (CollectionInfo) throws -> R
+    ) throws -> R {
+        if !forceTransaction, let info = try store.knownCollection(named: name, in: db) {
+            return try body(info)
+        }
+        return try store.withinTransaction(db) {
+            try body(try store.ensureCollection(named: name, keyKind: keyKind, in: db))
+        }
+    }
+
+    private func nextGeneratedKey(for document: Model, info: CollectionInfo, in db: Database) throws -> (key: DocumentKey, document: Model) {
+        guard case .object(var members) = document as? JSONValue else {
+            throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
+        }
+        if let id = members["id"] {
+            throw DocStoreError.missingKey(collection: name, reason: "its \"id\" is \(id.typeName), not an integer or a string")
+        }
+        guard info.keyKind == .integer else {
+            throw DocStoreError.missingKey(collection: name, reason: "the collection has \(info.keyKind) keys, which can't be generated: give the document an \"id\"")
+        }
+        let statement = try RawStatement(db, sql: sql.maxKey)
+        defer { statement.finish() }
+        try statement.step()
+        let next = statement.int64(at: 0) &+ 1
+        members.updateValue(.integer(next), forKey: "id", insertingAt: 0)
+        guard let document = JSONValue.object(members) as? Model else {
+            throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
+        }
+        return (.integer(next), document)
+    }
+
+    /// In a UUID collection a key given as a string (an untyped document's "id") is a UUID.
+    func adapt(_ key: DocumentKey, to kind: KeyKind) -> DocumentKey {
+        if case .string(let text) = key, kind == .uuid, let uuid = UUID(uuidString: text) {
+            return .uuid(uuid)
+        }
+        return key
+    }
+
+    /// Steps a write statement, naming the collection and key in constraint errors.
+    func step(_ statement: RawStatement, key: DocumentKey?) throws {
+        do {
+            try statement.step()
+        } catch let failure {
+            if failure.isPrimaryKeyViolation, let key {
+                throw DocStoreError.duplicateKey(collection: name, key: key)
+            }
+            if failure.isUniqueViolation {
+                throw try uniqueViolation(failure, key: key)
+            }
+            throw DocStoreError.database(message: failure.message, collection: name)
+        }
+    }
+
+    /// Hook for unique indexes (named in the catalog); see `Indexes`.
+    func uniqueViolation(_ failure: SQLiteFailure, key: DocumentKey?) throws -> DocStoreError {
+        .uniqueConstraint(collection: name, fields: [failure.message], key: key)
+    }
+}

@@ -1,0 +1,173 @@
+import GRDB
+
+/// A named collection of documents in a ``DocumentStore``: typed `Codable` models,
+/// or ``JSONValue`` documents for untyped use. Both kinds share the same tables.
+///
+///     let teams = store.collection(Team.self)
+///     try teams.insert(Team(id: 1, city: "Boston", nickName: "Red Sox", abbreviation: "BOS"))
+///     let bos = try teams.get(1)                 // Team?
+///     try teams.update(1) { $0.nickName = "Sox" }
+///
+/// A collection is created on its first write; reading a collection that doesn't
+/// exist yet finds nothing. All methods throw ``DocStoreError`` for store
+/// failures and rethrow what your own closures throw.
+public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
+    /// The collection's name.
+    public let name: String
+    let store: DocumentStore
+    /// Extracts a model's key; nil when keys are generated. A pure function of the
+    /// model; it is not `@Sendable` only because it captures `Model`'s metatype,
+    /// which is why the collection is `@unchecked Sendable`: its other members are.
+    let keyOf: ((Model) -> DocumentKey?)?
+    let sql: CollectionSQL
+
+    init(store: DocumentStore, name: String, keyOf: ((Model) -> DocumentKey?)?) {
+        self.store = store
+        self.name = name
+        self.keyOf = keyOf
+        self.sql = CollectionSQL(collection: name)
+    }
+
+    // MARK: Reading
+
+    /// The document stored under `key`, or `nil` when there is none.
+    public func get(_ key: some DocumentKeyRepresentable) throws -> Model? {
+        let key = key.documentKey
+        return try access(collection: name) {
+            try store.readAccess { db in
+                guard let info = try store.knownCollection(named: name, in: db) else { return nil }
+                try check(key, against: info)
+                let statement = try RawStatement(db, sql: sql.selectBody)
+                defer { statement.finish() }
+                statement.bind(key, at: 1)
+                guard try statement.step() else { return nil }
+                return try ModelCoding.decode(Model.self, from: statement.bytes(at: 0), collection: name, key: key)
+            }
+        }
+    }
+
+    /// The documents stored under `keys`, in the order of `keys`, skipping keys that
+    /// have no document. Runs one statement whatever the number of keys.
+    public func get<Keys: Sequence>(_ keys: Keys) throws -> [Model] where Keys.Element: DocumentKeyRepresentable {
+        let keys = keys.map(\.documentKey)
+        if keys.isEmpty { return [] }
+        return try access(collection: name) {
+            try store.readAccess { db in
+                guard let info = try store.knownCollection(named: name, in: db) else { return [] }
+                for key in keys { try check(key, against: info) }
+                let keyArray = DocumentCodec.serialize(.array(keys.map(\.jsonValue)))
+                let statement = try RawStatement(db, sql: sql.selectBodies)
+                defer { statement.finish() }
+                var found: [DocumentKey: Model] = [:]
+                try keyArray.withUnsafeBytes { bytes in
+                    statement.bindStatic(bytes, at: 1)
+                    while try statement.step() {
+                        let key = statement.key(at: 0, kind: info.keyKind)
+                        found[key] = try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key)
+                    }
+                }
+                return keys.compactMap { found[$0] }
+            }
+        }
+    }
+
+    /// Whether a document is stored under `key`.
+    public func exists(_ key: some DocumentKeyRepresentable) throws -> Bool {
+        let key = key.documentKey
+        return try access(collection: name) {
+            try store.readAccess { db in
+                guard let info = try store.knownCollection(named: name, in: db) else { return false }
+                try check(key, against: info)
+                let statement = try RawStatement(db, sql: sql.exists)
+                defer { statement.finish() }
+                statement.bind(key, at: 1)
+                return try statement.step()
+            }
+        }
+    }
+
+    /// The number of documents in the collection. Damaged documents count too:
+    /// ``damagedDocuments()`` lists them.
+    public func count() throws -> Int {
+        try access(collection: name) {
+            try store.readAccess { db in
+                guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
+                let statement = try RawStatement(db, sql: sql.count)
+                defer { statement.finish() }
+                try statement.step()
+                return Int(statement.int64(at: 0))
+            }
+        }
+    }
+
+    /// The keys of all documents, in key order.
+    public func keys() throws -> [DocumentKey] {
+        try access(collection: name) {
+            try store.readAccess { db in
+                guard let info = try store.knownCollection(named: name, in: db) else { return [] }
+                let statement = try RawStatement(db, sql: sql.selectKeys)
+                defer { statement.finish() }
+                var keys: [DocumentKey] = []
+                while try statement.step() { keys.append(statement.key(at: 0, kind: info.keyKind)) }
+                return keys
+            }
+        }
+    }
+
+    /// Calls `body` with every document in key order, streaming: memory stays flat
+    /// however large the collection. The documents come from one consistent snapshot.
+    ///
+    /// - Throws: a damaged or undecodable document stops the iteration with an error
+    ///   naming its key; ``damagedDocuments()`` lists them all.
+    public func forEach(_ body: (Model) throws -> Void) throws {
+        try forEachStored { key, bytes in
+            try body(try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key))
+        }
+    }
+
+    /// All documents, in key order. Loads them all in memory: prefer ``forEach(_:)``
+    /// for large collections.
+    public func all() throws -> [Model] {
+        var models: [Model] = []
+        try forEach { models.append($0) }
+        return models
+    }
+
+    /// Every document that cannot be read as `Model`, with the reason: damaged
+    /// JSON, or JSON that no longer decodes (a renamed field…). Reads the whole
+    /// collection; the other documents stay readable whatever this finds.
+    public func damagedDocuments() throws -> [DocStoreError] {
+        var damaged: [DocStoreError] = []
+        try forEachStored { key, bytes in
+            do {
+                _ = try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key)
+            } catch let error as DocStoreError {
+                damaged.append(error)
+            }
+        }
+        return damaged
+    }
+
+    /// Streams the stored key and JSON bytes of every document in one read transaction.
+    func forEachStored(_ body: (DocumentKey, UnsafeRawBufferPointer) throws -> Void) throws {
+        try access(collection: name) {
+            try store.read { _ in
+                try store.readAccess { db in
+                    guard let info = try store.knownCollection(named: name, in: db) else { return }
+                    let statement = try RawStatement(db, sql: sql.selectAll)
+                    defer { statement.finish() }
+                    while try statement.step() {
+                        try body(statement.key(at: 0, kind: info.keyKind), statement.bytes(at: 1))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Throws unless `key` is of the collection's key kind.
+    func check(_ key: DocumentKey, against info: CollectionInfo) throws {
+        guard key.kind == info.keyKind else {
+            throw DocStoreError.keyKindMismatch(collection: name, expected: info.keyKind, found: key.kind)
+        }
+    }
+}

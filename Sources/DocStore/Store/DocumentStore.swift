@@ -1,0 +1,241 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// An embedded document store: one SQLite file (in WAL mode) or an in-memory
+/// database holding collections of JSON documents.
+///
+///     let store = try DocumentStore(path: "baseball.sqlite")
+///     let teams = store.collection(Team.self)          // "teams"
+///     try teams.insert(Team(id: 1, city: "Boston", nickName: "Red Sox", abbreviation: "BOS"))
+///
+/// A store is `Sendable`: share one instance across threads and tasks. In a file
+/// store, readers run in parallel with the writer and never wait for it.
+public final class DocumentStore: Sendable {
+    /// The file path, or `nil` for an in-memory store.
+    public let path: String?
+    /// Whether the store was opened read-only.
+    public let isReadOnly: Bool
+
+    let writer: any DatabaseWriter
+    /// Collections known to exist, by name: saves a catalog look-up on every call.
+    /// Filled only with committed state (see ``knownCollection(named:in:)``).
+    private let knownCollections = Mutex<[String: CollectionInfo]>([:])
+
+    /// Opens the store at `path`, creating the file if it does not exist.
+    ///
+    /// - Parameters:
+    ///   - path: The store's file.
+    ///   - readOnly: Open without the right to write; the file must exist.
+    /// - Throws: ``DocStoreError/notAStore(path:reason:)`` when the file is not
+    ///   SQLite or is a SQLite database with other tables;
+    ///   ``DocStoreError/unsupportedFormatVersion(path:found:supported:)`` when a
+    ///   newer DocStore wrote it. In both cases the file is left untouched.
+    public init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        self.isReadOnly = readOnly
+        do {
+            try StoreFile.checkBeforeOpening(path: path, readOnly: readOnly)
+            var configuration = StoreFile.configuration(readOnly: readOnly)
+            configuration.label = "DocStore"
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            if !readOnly {
+                try pool.write { db in try Catalog.install(in: db) }
+            }
+            writer = pool
+        } catch let error as DocStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw DocStoreError.notAStore(path: path, reason: error.message ?? "\(error)")
+        }
+    }
+
+    private init(inMemoryWith queue: DatabaseQueue) {
+        path = nil
+        isReadOnly = false
+        writer = queue
+    }
+
+    /// A new, empty store in memory; gone when the last reference is released.
+    public static func inMemory() throws -> DocumentStore {
+        do {
+            let queue = try DatabaseQueue(configuration: StoreFile.configuration(readOnly: false))
+            try queue.write { db in try Catalog.install(in: db) }
+            return DocumentStore(inMemoryWith: queue)
+        } catch let error as DatabaseError {
+            throw DocStoreError.database(message: error.message ?? "\(error)", collection: nil)
+        }
+    }
+
+    /// The GRDB database behind the store: the one escape hatch to SQL, for what
+    /// DocStore does not offer. Writing to DocStore's tables through it bypasses
+    /// every guarantee DocStore makes.
+    public var databaseWriter: any DatabaseWriter { writer }
+
+    // MARK: Collections
+
+    /// The collection of `Model` values keyed by their `id`.
+    ///
+    /// - Parameter name: The collection's name; by default the type's name,
+    ///   lowercased first letter, in the plural (`Team` → `"teams"`).
+    public func collection<Model: Codable & Identifiable>(
+        _ type: Model.Type, named name: String? = nil
+    ) -> DocumentCollection<Model> where Model.ID: DocumentKeyRepresentable {
+        DocumentCollection(store: self, name: name ?? CollectionName.defaultName(for: type),
+                           keyOf: { $0.id.documentKey })
+    }
+
+    /// The collection of `Model` values that have no `id`: `insert` generates an
+    /// integer key and returns it.
+    public func collection<Model: Codable>(
+        _ type: Model.Type, named name: String? = nil
+    ) -> DocumentCollection<Model> {
+        DocumentCollection(store: self, name: name ?? CollectionName.defaultName(for: type), keyOf: nil)
+    }
+
+    /// The collection named `name`, with its documents as untyped ``JSONValue``s.
+    /// A document's key is its `"id"` member; a document without one gets a
+    /// generated integer key, which is also written into it as `"id"`.
+    public func collection(named name: String) -> DocumentCollection<JSONValue> {
+        DocumentCollection(store: self, name: name, keyOf: { document in
+            document["id"].flatMap { DocumentKey(json: $0, kind: nil) }
+        })
+    }
+
+    /// The collections in the store, by name.
+    public func collections() throws -> [CollectionInfo] {
+        try access(collection: nil) { try writer.unsafeReentrantRead { db in try Catalog.collections(in: db) } }
+    }
+
+    /// Deletes a collection, its documents and its indexes. Returns whether it existed.
+    @discardableResult
+    public func dropCollection(named name: String) throws -> Bool {
+        try access(collection: name) {
+            let existed = try writeAccess { db in
+                try withinTransaction(db) {
+                    guard try Catalog.collection(named: name, in: db) != nil else { return false }
+                    try Catalog.dropCollection(named: name, in: db)
+                    return true
+                }
+            }
+            knownCollections.withLock { _ = $0.removeValue(forKey: name) }
+            return existed
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one transaction, atomic across collections: when it throws,
+    /// every change it made is rolled back and the error is rethrown.
+    ///
+    ///     try store.write { tx in
+    ///         try tx.collection(Team.self).insert(expansionTeam)
+    ///         try tx.collection(Player.self).delete(7)
+    ///     }
+    ///
+    /// Reads inside see the writes. Collections obtained outside the block work
+    /// inside it too and join the transaction. Nested calls become savepoints.
+    public func write<Result>(_ body: (StoreTransaction) throws -> Result) throws -> Result {
+        try access(collection: nil) {
+            try writeAccess { db in
+                try withinTransaction(db) { try body(StoreTransaction(store: self)) }
+            }
+        }
+    }
+
+    /// Runs `body` on one consistent snapshot of the store: every read inside sees
+    /// the same committed state, even while other threads write.
+    public func read<Result>(_ body: (StoreTransaction) throws -> Result) throws -> Result {
+        try access(collection: nil) {
+            try writer.unsafeReentrantRead { db in
+                if db.isInsideTransaction { return try body(StoreTransaction(store: self)) }
+                var result: Result?
+                try db.inTransaction(.deferred) {
+                    result = try body(StoreTransaction(store: self))
+                    return .commit
+                }
+                guard let result else { throw DocStoreError.database(message: "read transaction ended early", collection: nil) }
+                return result
+            }
+        }
+    }
+
+    /// A plain key/value area for typed values under string keys (settings,
+    /// counters, small state) beside the collections.
+    public var values: KeyValueArea { KeyValueArea(store: self) }
+
+    // MARK: Internal access
+
+    func writeAccess<R>(_ body: (Database) throws -> R) throws -> R {
+        if isReadOnly { throw DocStoreError.readOnly(path: path ?? ":memory:") }
+        return try writer.unsafeReentrantWrite(body)
+    }
+
+    func readAccess<R>(_ body: (Database) throws -> R) throws -> R {
+        try writer.unsafeReentrantRead(body)
+    }
+
+    /// Runs `body` atomically: in a new immediate transaction, or in a savepoint when
+    /// a transaction is already open (so a failed call inside a user's `write`
+    /// leaves no partial change behind, whether or not the user catches the error).
+    func withinTransaction<R>(_ db: Database, _ body: () throws -> R) throws -> R {
+        var result: R?
+        if db.isInsideTransaction {
+            try db.inSavepoint {
+                result = try body()
+                return .commit
+            }
+        } else {
+            try db.inTransaction(.immediate) {
+                result = try body()
+                return .commit
+            }
+        }
+        guard let result else { throw DocStoreError.database(message: "transaction ended early", collection: nil) }
+        return result
+    }
+
+    /// The collection's catalog entry, or nil if it doesn't exist yet.
+    func knownCollection(named name: String, in db: Database) throws -> CollectionInfo? {
+        if let info = knownCollections.withLock({ $0[name] }) { return info }
+        guard let info = try Catalog.collection(named: name, in: db) else { return nil }
+        remember(info, in: db)
+        return info
+    }
+
+    /// The collection's entry, creating the collection with keys of `kind` when it
+    /// does not exist. Must be called inside a transaction.
+    func ensureCollection(named name: String, keyKind kind: KeyKind, in db: Database) throws -> CollectionInfo {
+        if let info = try knownCollection(named: name, in: db) { return info }
+        try CollectionName.validate(name)
+        let info = CollectionInfo(name: name, keyKind: kind)
+        try Catalog.createCollection(info, in: db)
+        remember(info, in: db)
+        return info
+    }
+
+    /// Caches an entry only once it is committed: a rolled-back creation must not
+    /// leave the cache claiming a table that isn't there.
+    private func remember(_ info: CollectionInfo, in db: Database) {
+        if db.isInsideTransaction {
+            db.afterNextTransaction(onCommit: { [self] _ in
+                knownCollections.withLock { $0[info.name] = info }
+            })
+        } else {
+            knownCollections.withLock { $0[info.name] = info }
+        }
+    }
+}
+
+/// Runs an operation, turning GRDB's and SQLite's errors into ``DocStoreError``s that
+/// name the collection. DocStore's own errors, and errors thrown by the user's
+/// closures, pass through unchanged.
+func access<R>(collection: String?, _ body: () throws -> R) throws -> R {
+    do {
+        return try body()
+    } catch let error as DatabaseError {
+        throw DocStoreError.database(message: error.message ?? "\(error)", collection: collection)
+    } catch let error as SQLiteFailure {
+        throw DocStoreError.database(message: error.message, collection: collection)
+    }
+}

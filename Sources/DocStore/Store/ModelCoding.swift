@@ -1,0 +1,30 @@
+/// Encodes and decodes a collection's documents, naming the collection and key in
+/// every error. Untyped collections (`JSONValue`) skip Codable altogether.
+enum ModelCoding {
+    static func encode<Model: Encodable>(_ model: Model, collection: String, key: DocumentKey?) throws -> [UInt8] {
+        if let json = model as? JSONValue {
+            return DocumentCodec.serialize(json)
+        }
+        do {
+            return try DocumentCodec.encode(model)
+        } catch {
+            throw DocStoreError.encodingFailed(collection: collection, key: key, codingPath: error.codingPath, reason: error.reason)
+        }
+    }
+
+    static func decode<Model: Decodable>(
+        _ type: Model.Type, from bytes: UnsafeRawBufferPointer, collection: String, key: DocumentKey
+    ) throws -> Model {
+        do {
+            if Model.self == JSONValue.self, let json = try DocumentCodec.parse(bytes) as? Model {
+                return json
+            }
+            return try DocumentCodec.decode(type, from: bytes)
+        } catch {
+            if case .invalidJSON = error.kind {
+                throw DocStoreError.corruptDocument(collection: collection, key: key, reason: error.description)
+            }
+            throw DocStoreError.decodingFailed(collection: collection, key: key, codingPath: error.codingPath, reason: error.reason)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// A failure reported by SQLite while stepping a statement; the collection layer
+/// turns it into a ``DocStoreError`` that names the collection and key.
+struct SQLiteFailure: Error {
+    var code: Int32
+    var extendedCode: Int32
+    var message: String
+
+    var isPrimaryKeyViolation: Bool { extendedCode == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */ }
+    var isUniqueViolation: Bool { extendedCode == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ }
+    var isReadOnly: Bool { code == SQLITE_READONLY }
+}
+
+/// A statement prepared and cached by GRDB, stepped directly through the SQLite C
+/// API. This is the hot path of every read and write: binding document bytes and
+/// reading them back without copies or `DatabaseValue` boxes.
+///
+/// Only valid inside the GRDB database access that produced it.
+struct RawStatement {
+    let handle: OpaquePointer
+    private let connection: OpaquePointer?
+
+    init(_ db: Database, sql: String) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        handle = statement.sqliteStatement
+        connection = db.sqliteConnection
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ key: DocumentKey, at index: Int32) {
+        switch key {
+        case .integer(let i): sqlite3_bind_int64(handle, index, i)
+        case .string(let s): bindTransient(s, at: index)
+        case .uuid(let u): bindTransient(u.uuidString, at: index)
+        }
+    }
+
+    func bind(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    func bind(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Binds text that SQLite copies, so the Swift string may go away.
+    func bindTransient(_ text: String, at index: Int32) {
+        let utf8 = text.utf8CString  // keeps embedded NULs; the last byte is the terminator
+        utf8.withUnsafeBufferPointer { buffer in
+            // SQLITE_TRANSIENT: SQLite copies the bytes before this returns.
+            _ = sqlite3_bind_text(handle, index, buffer.baseAddress, Int32(buffer.count - 1),
+                                  unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+    }
+
+    /// Binds text without a copy: the bytes must stay alive until the statement is
+    /// stepped. Use inside `withUnsafeBytes` around the `step()`.
+    func bindStatic(_ utf8: UnsafeRawBufferPointer, at index: Int32) {
+        let base = utf8.baseAddress?.assumingMemoryBound(to: CChar.self)
+        sqlite3_bind_text(handle, index, base ?? UnsafePointer(bitPattern: 1), Int32(utf8.count), nil)
+    }
+
+    /// Steps once. Returns true when a row is available, false when done.
+    @discardableResult
+    func step() throws(SQLiteFailure) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let failure = SQLiteFailure(
+                code: code & 0xFF,
+                extendedCode: sqlite3_extended_errcode(connection),
+                message: String(cString: sqlite3_errmsg(connection)))
+            sqlite3_reset(handle)
+            throw failure
+        }
+    }
+
+    /// The bytes of a text or blob column of the current row, valid until the next step.
+    func bytes(at column: Int32) -> UnsafeRawBufferPointer {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer = sqlite3_column_blob(handle, column) else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: pointer, count: count)
+    }
+
+    func int64(at column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    func double(at column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
+    func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    func columnType(at column: Int32) -> Int32 {
+        sqlite3_column_type(handle, column)
+    }
+
+    func string(at column: Int32) -> String {
+        let buffer = bytes(at: column)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Reads a key column in the representation of the collection's key kind.
+    func key(at column: Int32, kind: KeyKind) -> DocumentKey {
+        switch kind {
+        case .integer:
+            return .integer(int64(at: column))
+        case .string:
+            return .string(string(at: column))
+        case .uuid:
+            let text = string(at: column)
+            // A key that isn't a UUID can only come from outside DocStore; show it as text.
+            return UUID(uuidString: text).map(DocumentKey.uuid) ?? .string(text)
+        }
+    }
+
+    /// Resets the statement so it releases its read lock and bindings before the
+    /// cache hands it out again.
+    func finish() {
+        sqlite3_reset(handle)
+    }
+}
