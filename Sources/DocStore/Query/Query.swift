@@ -33,11 +33,10 @@ public enum Aggregate: Hashable, Sendable {
     case countBy(FieldPath)
 }
 
-/// A query on one collection: the untyped AST that every front end builds (the
-/// typed Swift DSL, the REPL) and that only the SQL compiler turns into SQL.
+/// A query on a collection: the untyped AST that every front end builds (the
+/// typed Swift DSL, the REPL) and that only the SQL compiler turns into SQL. The
+/// collection it runs on is the one whose method receives it.
 public struct DocumentQuery: Hashable, Sendable {
-    /// The collection queried.
-    public var collection: String
     /// Which documents.
     public var condition: Condition
     /// In which order (then by key).
@@ -47,9 +46,8 @@ public struct DocumentQuery: Hashable, Sendable {
     /// Skipping this many first.
     public var offset: Int?
 
-    public init(collection: String, condition: Condition = .always, sort: [SortKey] = [],
+    public init(_ condition: Condition = .always, sort: [SortKey] = [],
                 limit: Int? = nil, offset: Int? = nil) {
-        self.collection = collection
         self.condition = condition
         self.sort = sort
         self.limit = limit
