@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "DocStore", targets: ["DocStore"]),
+        .executable(name: "docstore", targets: ["DocStoreCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -27,6 +29,33 @@ let package = Package(
         .testTarget(
             name: "DocStoreTests",
             dependencies: ["DocStore"]
+        ),
+        // The `docstore` REPL: libedit for line editing, a library holding the
+        // parser, commands and output (so tests reach them), and a thin main.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
+        .target(
+            name: "DocStoreREPL",
+            dependencies: [
+                "DocStore",
+                "CJansson",
+                "CEditLine",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(
+            name: "DocStoreCLI",
+            dependencies: [
+                "DocStoreREPL",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "DocStoreREPLTests",
+            dependencies: ["DocStoreREPL", "DocStore"]
         ),
     ],
     swiftLanguageModes: [.v6]

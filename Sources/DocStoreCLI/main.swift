@@ -1,0 +1,36 @@
+import ArgumentParser
+import DocStoreREPL
+
+extension OutputMode: ExpressibleByArgument {}
+
+/// `docstore`: explore a DocStore store with the Swift DSL's query language.
+struct DocStoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docstore",
+        abstract: "Explore a DocStore store interactively, with the Swift DSL's query language.",
+        discussion: """
+            With no store file, opens an in-memory store holding sample data (teams and players). \
+            Reads commands from the terminal with line editing, or from piped input (no prompt; \
+            stops at the first error with exit code 1). Type .help in the REPL for the commands.
+            """
+    )
+
+    @Argument(help: "The store file (created if missing). Omit it for an in-memory store with sample data.")
+    var store: String?
+
+    @Flag(name: .long, help: "Open the store read-only: writes are refused.")
+    var readOnly = false
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run one command and exit (non-zero on error).", valueName: "command"))
+    var command: String?
+
+    @Option(name: .long, help: "How results are printed: table, json, ndjson or line.")
+    var mode: OutputMode = .table
+
+    func run() throws {
+        let code = REPLLauncher.run(.init(storePath: store, readOnly: readOnly, command: command, mode: mode))
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+DocStoreCommand.main()

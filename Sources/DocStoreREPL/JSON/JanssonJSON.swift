@@ -1,0 +1,110 @@
+import CJansson
+import DocStore
+import OrderedCollections
+
+/// JSON text parsed by libjansson into ``JSONValue``s.
+///
+/// jansson reports errors with a line and a column (counted in Unicode
+/// characters, 1-based), which the REPL turns into carets under typed input and
+/// line numbers in imports. Objects come back with their members in document
+/// order: jansson (since 2.8) keeps insertion order in its object iteration, so
+/// `JSON_PRESERVE_ORDER` is no longer needed (it is a no-op for dumping).
+enum JanssonJSON {
+    /// A parse failure: where, and jansson's reason.
+    struct ParseError: Error, Hashable, Sendable {
+        var location: SourceLocation
+        var reason: String
+    }
+
+    /// Decoding flags: any value at top level (not only arrays and objects);
+    /// `\u0000` allowed inside strings (JSONValue strings hold NUL, and refusing
+    /// them would refuse valid JSON); duplicate keys refused, since which of two
+    /// values a document "has" would otherwise be silently decided.
+    static let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES)
+
+    /// Parses `text` as one JSON value.
+    static func parse(_ text: String) throws(ParseError) -> JSONValue {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(ParseError) -> JSONValue in try parse(UnsafeRawBufferPointer(bytes)) }
+        }
+        return try result.get()
+    }
+
+    /// Parses UTF-8 bytes as one JSON value. Invalid UTF-8 is an error.
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> JSONValue {
+        var error = json_error_t()
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        // jansson wants a non-null pointer even for empty input.
+        let empty: CChar = 0
+        let root: UnsafeMutablePointer<json_t>? = withUnsafePointer(to: empty) { emptyPointer in
+            json_loadb(base ?? emptyPointer, bytes.count, flags, &error)
+        }
+        guard let root else {
+            throw ParseError(location: location(of: error), reason: reason(of: error))
+        }
+        defer { json_decref(root) }
+        return convert(root, depth: 0)
+    }
+
+    /// jansson's line and column, clamped to 1 (it reports 0 or -1 for an
+    /// error found before reading anything, such as empty input).
+    static func location(of error: json_error_t) -> SourceLocation {
+        SourceLocation(line: max(1, Int(error.line)), column: max(1, Int(error.column)))
+    }
+
+    static func reason(of error: json_error_t) -> String {
+        var copy = error
+        return withUnsafeBytes(of: &copy.text) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// Converts a jansson value. jansson itself refuses nesting deeper than
+    /// 2048 levels (JSON_PARSER_MAX_DEPTH), so the recursion is bounded.
+    private static func convert(_ value: UnsafeMutablePointer<json_t>, depth: Int) -> JSONValue {
+        switch value.pointee.type {
+        case JSON_NULL: return .null
+        case JSON_TRUE: return .bool(true)
+        case JSON_FALSE: return .bool(false)
+        case JSON_INTEGER: return .integer(Int64(json_integer_value(value)))
+        case JSON_REAL: return .double(json_real_value(value))
+        case JSON_STRING: return .string(string(value))
+        case JSON_ARRAY:
+            let count = json_array_size(value)
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(count)
+            for index in 0..<count {
+                guard let element = json_array_get(value, index) else { continue }
+                elements.append(convert(element, depth: depth + 1))
+            }
+            return .array(elements)
+        case JSON_OBJECT:
+            var members = OrderedDictionary<String, JSONValue>(minimumCapacity: json_object_size(value))
+            var iterator = json_object_iter(value)
+            while let current = iterator {
+                if let keyPointer = json_object_iter_key(current), let member = json_object_iter_value(current) {
+                    let length = json_object_iter_key_len(current)
+                    let key = keyPointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+                    }
+                    members[key] = convert(member, depth: depth + 1)
+                }
+                iterator = json_object_iter_next(value, current)
+            }
+            return .object(members)
+        default:
+            return .null
+        }
+    }
+
+    /// A string value, with any NUL characters it holds.
+    private static func string(_ value: UnsafeMutablePointer<json_t>) -> String {
+        guard let pointer = json_string_value(value) else { return "" }
+        let length = json_string_length(value)
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import DocStore
+
+/// What running a command produced, before it is printed in the session's mode.
+public enum CommandResult: Hashable, Sendable {
+    /// Documents (a query's results, `get`'s document).
+    case documents([JSONValue])
+    /// Rows of values under named columns (`select`, `.schema`, `.indexes`).
+    case rows(columns: [String], [[JSONValue?]])
+    /// One value (`count`, `exists`, an aggregate, `keys`).
+    case value(JSONValue)
+    /// A sentence about what was done ("inserted 1 document (key 99)").
+    case message(String)
+    /// Preformatted text (`.help`, `.explain`, `.collections`).
+    case text(String)
+    /// Nothing to print (`.mode`).
+    case none
+
+    /// The summary after results: "3 documents", "1 row"; nil for single values.
+    var countSummary: String? {
+        switch self {
+        case .documents(let documents): Self.plural(documents.count, "document")
+        case .rows(_, let rows): Self.plural(rows.count, "row")
+        default: nil
+        }
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,252 @@
+import DocStore
+
+/// Query chains: `coll.filter { … }.sorted { … }.limit(n).<action>`.
+extension CommandParser {
+    /// Methods that end a chain (nothing may follow them).
+    static let terminalMethods: Set<String> = [
+        "all", "fetch", "first", "count", "exists", "keys", "select", "min", "max", "sum",
+        "average", "distinct", "countBy", "delete", "update", "explain",
+    ]
+    /// Every method a collection or a chain offers, for suggestions and completion.
+    public static let methodNames: [String] = [
+        "filter", "sorted", "limit", "offset", "all", "first", "count", "exists", "keys", "select",
+        "min", "max", "sum", "average", "distinct", "countBy", "delete", "update", "explain",
+        "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
+    ]
+
+    mutating func chain(collection name: String, firstMethod: Token) throws(REPLSyntaxError) -> REPLCommand {
+        var query = DocumentQuery()
+        var action = QueryAction.fetch
+        var methodToken = firstMethod
+        var terminal: String?
+        while true {
+            guard let method = methodToken.identifier else {
+                throw REPLSyntaxError("expected a method name, found \(methodToken.shown)", at: methodToken.location)
+            }
+            if let terminal {
+                throw REPLSyntaxError(".\(terminal)() ends the query: nothing can follow it", at: methodToken.location)
+            }
+            if Self.terminalMethods.contains(method) { terminal = method }
+            switch method {
+            case "filter":
+                query.condition = Self.conjunction(query.condition, try conditionBlock())
+            case "sorted":
+                query.sort = try sortArguments()
+            case "limit":
+                try expect(.leftParen)
+                query.limit = try count("limit")
+                if try accept(.comma) {
+                    guard try acceptLabel("offset") else {
+                        throw REPLSyntaxError("expected 'offset:', found \(current.shown)", at: current.location)
+                    }
+                    query.offset = try count("offset")
+                }
+                try expect(.rightParen)
+            case "offset":
+                try expect(.leftParen)
+                query.offset = try count("offset")
+                try expect(.rightParen)
+            case "all", "fetch":
+                try emptyArguments()
+            case "first", "count", "exists":
+                action = method == "first" ? .first : method == "count" ? .count : .exists
+                if current.isSymbol(.leftBrace) {
+                    query.condition = Self.conjunction(query.condition, try conditionBlock())
+                } else if method == "count", current.isSymbol(.leftParen), try countByArgument() {
+                    action = .aggregate(.countBy(try keyPath()))
+                    try expect(.rightParen)
+                } else {
+                    try emptyArguments()
+                }
+            case "keys":
+                try emptyArguments()
+                action = .keys
+            case "select":
+                action = .select(try selectArguments())
+            case "min", "max", "sum", "average", "distinct", "countBy":
+                let field = try fieldArgument(method)
+                let aggregate: Aggregate = switch method {
+                case "min": .min(field)
+                case "max": .max(field)
+                case "sum": .sum(field)
+                case "average": .average(field)
+                case "distinct": .distinct(field)
+                default: .countBy(field)
+                }
+                action = .aggregate(aggregate)
+            case "delete":
+                try emptyArguments()
+                action = .delete
+            case "update":
+                action = .update(try updateBlock())
+            case "explain":
+                try emptyArguments()
+                action = .explain
+            case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes":
+                throw REPLSyntaxError(".\(method) works on the collection itself: \(name).\(method)(…), not after a query", at: methodToken.location)
+            default:
+                var message = "unknown method '\(method)'"
+                if let suggestion = NameSuggestion.closest(to: method, in: Self.methodNames) {
+                    message += "; did you mean '\(suggestion)'?"
+                } else {
+                    message += " (.help lists the methods)"
+                }
+                throw REPLSyntaxError(message, at: methodToken.location)
+            }
+            if current.kind == .end { break }
+            try expect(.dot, "before the next method")
+            methodToken = current
+            try advance()
+        }
+        return .query(collection: name, query, action)
+    }
+
+    /// `(by: ` after `count`, consumed when present.
+    mutating func countByArgument() throws(REPLSyntaxError) -> Bool {
+        let saved = (lexer, current)
+        try advance()
+        if try acceptLabel("by") { return true }
+        (lexer, current) = saved
+        return false
+    }
+
+    /// Two filters on one chain mean both.
+    static func conjunction(_ a: Condition, _ b: Condition) -> Condition {
+        switch (a, b) {
+        case (.always, _): b
+        case (_, .always): a
+        case (.and(let left), .and(let right)): .and(left + right)
+        case (.and(let left), _): .and(left + [b])
+        default: .and([a, b])
+        }
+    }
+
+    /// A non-negative integer argument.
+    mutating func count(_ what: String) throws(REPLSyntaxError) -> Int {
+        let token = current
+        guard case .integer(let value) = token.kind, let result = Int(exactly: value) else {
+            throw REPLSyntaxError("\(what) takes a non-negative integer, found \(token.shown)", at: token.location)
+        }
+        try advance()
+        return result
+    }
+
+    /// `{ $0.a; $0.b.descending }` or `(by: \.a)`.
+    mutating func sortArguments() throws(REPLSyntaxError) -> [SortKey] {
+        if try accept(.leftParen) {
+            _ = try acceptLabel("by")
+            var keys: [SortKey] = []
+            repeat { keys.append(SortKey(try keyPath())) } while try accept(.comma)
+            try expect(.rightParen)
+            return keys
+        }
+        return try block("sort keys") { (parser: inout CommandParser) throws(REPLSyntaxError) -> SortKey in
+            let path = try parser.fieldReference(stopAt: ["descending", "ascending"])
+            var descending = false
+            if parser.current.isSymbol(.dot) {
+                try parser.advance()
+                let word = try parser.identifier("'descending' or 'ascending'")
+                descending = word == "descending"
+            }
+            return SortKey(path, descending: descending)
+        }
+    }
+
+    /// `{ ($0.a, $0.b) }`, `{ $0.a }` or `(\.a, \.b)`.
+    mutating func selectArguments() throws(REPLSyntaxError) -> [FieldPath] {
+        if try accept(.leftParen) {
+            var fields: [FieldPath] = []
+            repeat { fields.append(try keyPath()) } while try accept(.comma)
+            try expect(.rightParen)
+            return fields
+        }
+        let open = current
+        try expect(.leftBrace, "or '(' after select")
+        var fields: [FieldPath] = []
+        if try accept(.leftParen) {
+            repeat { fields.append(try fieldReference(stopAt: [])) } while try accept(.comma)
+            try expect(.rightParen, "to close the tuple")
+        } else {
+            fields.append(try fieldReference(stopAt: []))
+        }
+        try closeBrace(openedAt: open)
+        return fields
+    }
+
+    /// `(\.x)` or `{ $0.x }`.
+    mutating func fieldArgument(_ method: String) throws(REPLSyntaxError) -> FieldPath {
+        if try accept(.leftParen) {
+            let path = try keyPath()
+            try expect(.rightParen)
+            return path
+        }
+        let open = current
+        guard current.isSymbol(.leftBrace) else {
+            throw REPLSyntaxError("\(method) takes a field: \(method)(\\.field) or \(method) { $0.field }", at: current.location)
+        }
+        try advance()
+        let path = try fieldReference(stopAt: [])
+        try closeBrace(openedAt: open)
+        return path
+    }
+
+    /// `{ $0.a = 1; $0.b += 2; $0.c -= 1; $0.d = nil }`
+    mutating func updateBlock() throws(REPLSyntaxError) -> [FieldUpdate] {
+        let updates = try block("assignments") { (parser: inout CommandParser) throws(REPLSyntaxError) -> FieldUpdate in
+            let path = try parser.fieldReference(stopAt: [])
+            let operatorToken = parser.current
+            guard case .symbol(let symbol) = operatorToken.kind, [.assign, .plusAssign, .minusAssign].contains(symbol) else {
+                throw REPLSyntaxError("expected '=', '+=' or '-=' after the field, found \(operatorToken.shown)", at: operatorToken.location)
+            }
+            try parser.advance()
+            let valueToken = parser.current
+            let value = try parser.literal()
+            switch symbol {
+            case .assign:
+                return value.isNull ? .remove(path) : .set(path, value)
+            default:
+                guard value.numberValue != nil else {
+                    throw REPLSyntaxError("\(symbol.rawValue) takes a number, found \(value.typeName)", at: valueToken.location)
+                }
+                if symbol == .plusAssign { return .increment(path, value) }
+                switch value {
+                case .integer(let i) where i != .min: return .increment(path, .integer(-i))
+                case .double(let d): return .increment(path, .double(-d))
+                default: throw REPLSyntaxError("number out of range", at: valueToken.location)
+                }
+            }
+        }
+        guard !updates.isEmpty else {
+            throw REPLSyntaxError("update needs at least one assignment: update { $0.field = value }", at: current.location)
+        }
+        return updates
+    }
+
+    /// `{ item; item \n item }`: items separated by `;` or line breaks.
+    mutating func block<Item>(_ what: String, _ item: (inout CommandParser) throws(REPLSyntaxError) -> Item) throws(REPLSyntaxError) -> [Item] {
+        let open = current
+        try expect(.leftBrace, "to open the \(what)")
+        try nest()
+        defer { unnest() }
+        var items: [Item] = []
+        while true {
+            while try accept(.semicolon) {}
+            if current.isSymbol(.rightBrace) || current.kind == .end { break }
+            items.append(try item(&self))
+            if current.kind == .end { break }
+            if current.isSymbol(.semicolon) || current.followsNewline || current.isSymbol(.rightBrace) { continue }
+            throw REPLSyntaxError("expected ';', a new line or '}' after the \(what.hasSuffix("s") ? String(what.dropLast()) : what), found \(current.shown)", at: current.location)
+        }
+        try closeBrace(openedAt: open)
+        return items
+    }
+
+    mutating func closeBrace(openedAt open: Token) throws(REPLSyntaxError) {
+        guard current.isSymbol(.rightBrace) else {
+            let whereOpened = open.location.line == current.location.line
+                ? "column \(open.location.column)" : "\(open.location)"
+            throw REPLSyntaxError("expected '}' to close the '{' at \(whereOpened), found \(current.shown)", at: current.location)
+        }
+        try advance()
+    }
+}

@@ -1,0 +1,266 @@
+import DocStore
+
+/// Conditions: the body of `filter { … }`, in the typed DSL's syntax.
+///
+///     $0.teamId == 1; $0.number > 10              // lines (or ;) are ANDed
+///     AnyOf { $0.position == "Shortstop"; $0.lastName.hasPrefix("O") }
+///     Not { $0.tags.contains("injured") }
+///     $0.nickname == nil || !$0.tags.isEmpty
+///     $0.roster.any { $0.number > 10 }
+extension CommandParser {
+    /// Field methods that take arguments or a closure.
+    static let fieldMethods: Set<String> = ["hasPrefix", "hasSuffix", "contains", "in", "any", "all"]
+    /// Field properties that end a condition (`isEmpty`, `exists`) or start one (`count`).
+    static let fieldProperties: Set<String> = ["isEmpty", "exists", "count"]
+
+    /// `{ condition; condition }`: true when all hold.
+    mutating func conditionBlock() throws(REPLSyntaxError) -> Condition {
+        let conditions = try block("conditions") { (parser: inout CommandParser) throws(REPLSyntaxError) -> Condition in
+            try parser.condition()
+        }
+        return conditions.count == 1 ? conditions[0] : conditions.isEmpty ? .always : .and(conditions)
+    }
+
+    /// `a || b`
+    mutating func condition() throws(REPLSyntaxError) -> Condition {
+        try nest()
+        defer { unnest() }
+        var terms = [try conjunctionTerm()]
+        while try accept(.or) { terms.append(try conjunctionTerm()) }
+        return terms.count == 1 ? terms[0] : .or(terms)
+    }
+
+    /// `a && b`
+    mutating func conjunctionTerm() throws(REPLSyntaxError) -> Condition {
+        var factors = [try unaryCondition()]
+        while try accept(.and) { factors.append(try unaryCondition()) }
+        return factors.count == 1 ? factors[0] : .and(factors)
+    }
+
+    /// `!a`, `(a)`, `AnyOf { }`, `AllOf { }`, `Not { }`, or a condition on a field.
+    mutating func unaryCondition() throws(REPLSyntaxError) -> Condition {
+        if try accept(.not) {
+            try nest()
+            defer { unnest() }
+            return .not(try unaryCondition())
+        }
+        if try accept(.leftParen) {
+            let inner = try condition()
+            try expect(.rightParen, "to close the parenthesis")
+            return inner
+        }
+        switch current.identifier {
+        case "AnyOf":
+            try advance()
+            let conditions = try block("conditions") { (parser: inout CommandParser) throws(REPLSyntaxError) -> Condition in try parser.condition() }
+            return .or(conditions)
+        case "AllOf":
+            try advance()
+            let conditions = try block("conditions") { (parser: inout CommandParser) throws(REPLSyntaxError) -> Condition in try parser.condition() }
+            return .and(conditions)
+        case "Not":
+            try advance()
+            return .not(try conditionBlock())
+        case "true":
+            try advance()
+            return .always
+        case "false":
+            try advance()
+            return .or([])
+        default:
+            return try fieldCondition()
+        }
+    }
+
+    /// `$0.path <op> value`, `$0.path.method(…)`, `$0.path.isEmpty`, …
+    mutating func fieldCondition() throws(REPLSyntaxError) -> Condition {
+        guard current.kind == .dollarZero else {
+            if case .identifier(let name) = current.kind {
+                throw REPLSyntaxError("expected a condition on a field such as $0.\(name) == …, found \(current.shown)", at: current.location)
+            }
+            if isLiteralToken {
+                throw REPLSyntaxError("put the field on the left: $0.field == value (found \(current.shown))", at: current.location)
+            }
+            throw REPLSyntaxError("expected a condition such as $0.field == value, found \(current.shown)", at: current.location)
+        }
+        let pathStart = current.location
+        let path = try fieldReference(stopAt: Self.fieldMethods.union(Self.fieldProperties))
+        if current.isSymbol(.dot) {
+            try advance()
+            let methodToken = current
+            let method = try identifier("a method")
+            return try fieldMethod(method, on: path, at: methodToken, pathStart: pathStart)
+        }
+        return try comparison(path)
+    }
+
+    var isLiteralToken: Bool {
+        switch current.kind {
+        case .integer, .real, .string: true
+        case .symbol(.minus): true
+        default: false
+        }
+    }
+
+    /// `<op> value` after a field.
+    mutating func comparison(_ path: FieldPath) throws(REPLSyntaxError) -> Condition {
+        let operatorToken = current
+        guard case .symbol(let symbol) = operatorToken.kind, let op = ComparisonOperator(rawValue: symbol.rawValue) else {
+            if operatorToken.isSymbol(.assign) {
+                throw REPLSyntaxError("'=' assigns: compare with '=='", at: operatorToken.location)
+            }
+            throw REPLSyntaxError("expected a comparison (==, !=, <, <=, >, >=) or a method after \(path.components.isEmpty ? "$0" : "$0." + path.description), found \(operatorToken.shown)", at: operatorToken.location)
+        }
+        try advance()
+        let valueToken = current
+        let value = try literal()
+        switch value {
+        case .null:
+            switch op {
+            case .equal: return .isNull(path)
+            case .notEqual: return .not(.isNull(path))
+            default: throw REPLSyntaxError("nil can only be compared with == or !=", at: valueToken.location)
+            }
+        case .array, .object:
+            throw REPLSyntaxError("compare with a single value; for arrays use .contains(…) or .in([…])", at: valueToken.location)
+        default:
+            return .compare(path, op, value)
+        }
+    }
+
+    /// `.hasPrefix("x")`, `.contains(v)`, `.in([…])`, `.any { }`, `.isEmpty`, `.count > 2`, `.exists`
+    mutating func fieldMethod(_ method: String, on path: FieldPath, at token: Token, pathStart: SourceLocation) throws(REPLSyntaxError) -> Condition {
+        switch method {
+        case "isEmpty":
+            return .arrayCount(path, .equal, 0)
+        case "exists":
+            return .exists(path)
+        case "count":
+            let operatorToken = current
+            guard case .symbol(let symbol) = operatorToken.kind, let op = ComparisonOperator(rawValue: symbol.rawValue) else {
+                throw REPLSyntaxError("expected a comparison after .count (such as .count > 2), found \(operatorToken.shown)", at: operatorToken.location)
+            }
+            try advance()
+            let valueToken = current
+            guard case .integer(let value) = try literal(), let count = Int(exactly: value) else {
+                throw REPLSyntaxError(".count compares with an integer", at: valueToken.location)
+            }
+            return .arrayCount(path, op, count)
+        case "hasPrefix", "hasSuffix":
+            try expect(.leftParen)
+            let text = try stringArgument(method)
+            let caseInsensitive = try caseInsensitiveOption()
+            try expect(.rightParen)
+            return .string(path, method == "hasPrefix" ? .hasPrefix : .hasSuffix, text, caseInsensitive: caseInsensitive)
+        case "contains":
+            try expect(.leftParen)
+            let valueToken = current
+            let value = try literal()
+            let caseInsensitive = try caseInsensitiveOption()
+            try expect(.rightParen)
+            return try contains(value, in: path, caseInsensitive: caseInsensitive, at: valueToken)
+        case "in":
+            try expect(.leftParen)
+            let condition = try inArgument(path)
+            try expect(.rightParen)
+            return condition
+        case "any", "all":
+            // Inside the closure `$0` is the element: its paths are relative to it,
+            // and the collection's fields no longer apply.
+            let outer = collection
+            collection = nil
+            defer { collection = outer }
+            let inner = try conditionBlock()
+            return method == "any" ? .any(path, inner) : .all(path, inner)
+        default:
+            var message = "unknown method '\(method)' on a field"
+            let all = Self.fieldMethods.union(Self.fieldProperties)
+            if let suggestion = NameSuggestion.closest(to: method, in: all.sorted()) {
+                message += "; did you mean '\(suggestion)'?"
+            } else {
+                message += " (fields have hasPrefix, hasSuffix, contains, in, any, all, isEmpty, count, exists)"
+            }
+            throw REPLSyntaxError(message, at: token.location)
+        }
+    }
+
+    mutating func stringArgument(_ method: String) throws(REPLSyntaxError) -> String {
+        guard case .string(let text) = current.kind else {
+            throw REPLSyntaxError("\(method) takes a string, found \(current.shown)", at: current.location)
+        }
+        try advance()
+        return text
+    }
+
+    /// `, caseInsensitive: true`
+    mutating func caseInsensitiveOption() throws(REPLSyntaxError) -> Bool {
+        guard try accept(.comma) else { return false }
+        guard try acceptLabel("caseInsensitive") else {
+            throw REPLSyntaxError("expected 'caseInsensitive:', found \(current.shown)", at: current.location)
+        }
+        return try boolLiteral()
+    }
+
+    /// `contains` is a string's substring test or an array's membership test. The
+    /// typed DSL knows which from the field's type; here the sampled documents tell.
+    /// When they don't (a field never seen, or seen as both), the condition tests
+    /// both ways, which means the same: a substring test is false on an array and
+    /// a membership test false on a string.
+    func contains(_ value: JSONValue, in path: FieldPath, caseInsensitive: Bool, at token: Token) throws(REPLSyntaxError) -> Condition {
+        guard case .string(let text) = value else {
+            if caseInsensitive {
+                throw REPLSyntaxError("caseInsensitive applies to strings only", at: token.location)
+            }
+            return .arrayContains(path, value)
+        }
+        let types = collection.map { schema.fieldTypes(in: $0)[path] ?? [] } ?? []
+        let isString = types.contains("text"), isArray = types.contains("array")
+        if caseInsensitive || (isString && !isArray) {
+            return .string(path, .contains, text, caseInsensitive: caseInsensitive)
+        }
+        if isArray && !isString { return .arrayContains(path, value) }
+        return .or([.string(path, .contains, text, caseInsensitive: false), .arrayContains(path, value)])
+    }
+
+    /// `[1, 2]`, or a subquery: `teams.filter { … }.keys()` / `.select { $0.field }`.
+    mutating func inArgument(_ path: FieldPath) throws(REPLSyntaxError) -> Condition {
+        if let name = current.identifier, !["true", "false", "nil"].contains(name) {
+            let nameToken = current
+            try advance()
+            try checkCollectionExists(name, at: nameToken.location)
+            try expect(.dot, "after the collection name of the subquery")
+            let outer = collection
+            collection = name
+            defer { collection = outer }
+            var condition = Condition.always
+            var field: FieldPath?
+            while true {
+                let methodToken = current
+                let method = try identifier("filter, keys or select")
+                switch method {
+                case "filter":
+                    condition = Self.conjunction(condition, try conditionBlock())
+                    try expect(.dot, "and .keys() or .select { $0.field } to end the subquery")
+                    continue
+                case "keys":
+                    try emptyArguments()
+                case "select":
+                    let fields = try selectArguments()
+                    guard fields.count == 1 else {
+                        throw REPLSyntaxError("a subquery selects one field", at: methodToken.location)
+                    }
+                    field = fields[0]
+                default:
+                    throw REPLSyntaxError("a subquery is coll.filter { … }.keys() or coll.filter { … }.select { $0.field }; '\(method)' can't be used here", at: methodToken.location)
+                }
+                break
+            }
+            return .isInSubquery(path, Subquery(collection: name, condition: condition, field: field))
+        }
+        let valueToken = current
+        guard case .array(let values) = try literal() else {
+            throw REPLSyntaxError("in takes an array of values: .in([1, 2])", at: valueToken.location)
+        }
+        return .isIn(path, values)
+    }
+}

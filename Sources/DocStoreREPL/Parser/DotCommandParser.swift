@@ -1,0 +1,191 @@
+/// Dot-commands: `.collections`, `.schema players`, `.import people People.csv`…
+/// Their arguments are words (file names may hold any character; quote them
+/// with "…" when they contain spaces), not query syntax, except `.explain`'s.
+enum DotCommandParser {
+    /// Every dot-command, with its argument synopsis and a one-line summary.
+    static let commands: [(name: String, arguments: String, summary: String)] = [
+        (".collections", "", "list collections, their sizes, key kinds and indexes"),
+        (".schema", "COLLECTION", "field paths and JSON types seen in sampled documents"),
+        (".explain", "QUERY", "how the store runs a query (which index it uses)"),
+        (".import", "COLLECTION FILE [--skip-bad] [--key FIELD]", "import .json, .ndjson or .csv"),
+        (".export", "COLLECTION FILE", "export to .ndjson or .json (sorted keys)"),
+        (".mode", "table|json|ndjson|line", "how results are printed"),
+        (".drop", "COLLECTION", "delete a collection and its indexes"),
+        (".check", "COLLECTION", "list damaged documents"),
+        (".help", "", "this help"),
+        (".quit", "", "leave (also .exit, or ctrl-D)"),
+    ]
+
+    /// The dot-command in `text`, or nil when `text` is not one.
+    static func parse(_ text: String, schema: any SchemaProvider) throws(REPLSyntaxError) -> ParsedCommand? {
+        let characters = Array(text)
+        var index = 0
+        var line = 1, lineStart = 0
+        while index < characters.count, characters[index].isWhitespace {
+            if characters[index].isNewline {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        guard index < characters.count, characters[index] == "." else { return nil }
+        let start = SourceLocation(line: line, column: index - lineStart + 1)
+        var words = try split(characters, from: index, line: line, lineStart: lineStart)
+        guard !words.isEmpty else { return nil }
+        let name = words.removeFirst()
+
+        func collectionArgument() throws(REPLSyntaxError) -> String {
+            guard let word = words.first else {
+                throw REPLSyntaxError("\(name.text) needs a collection name: \(name.text) COLLECTION", at: name.end)
+            }
+            return word.text
+        }
+        func noMoreThan(_ count: Int) throws(REPLSyntaxError) {
+            if words.count > count {
+                throw REPLSyntaxError("unexpected argument \(DocumentKeyQuoting.quoted(words[count].text)) to \(name.text)", at: words[count].location)
+            }
+        }
+
+        switch name.text {
+        case ".collections", ".tables":
+            try noMoreThan(0)
+            return ParsedCommand(.collections)
+        case ".schema":
+            let collection = try collectionArgument()
+            try noMoreThan(1)
+            let parser = try CommandParser("", schema: schema)
+            try parser.checkCollectionExists(collection, at: words[0].location)
+            return ParsedCommand(.schema(collection: collection))
+        case ".check", ".drop":
+            let collection = try collectionArgument()
+            try noMoreThan(1)
+            let parser = try CommandParser("", schema: schema)
+            try parser.checkCollectionExists(collection, at: words[0].location)
+            return ParsedCommand(name.text == ".check" ? .check(collection: collection) : .drop(collection: collection))
+        case ".mode":
+            guard let word = words.first else {
+                throw REPLSyntaxError(".mode needs one of: table, json, ndjson, line", at: name.end)
+            }
+            guard let mode = OutputMode(rawValue: word.text) else {
+                throw REPLSyntaxError("unknown mode \(DocumentKeyQuoting.quoted(word.text)): use table, json, ndjson or line", at: word.location)
+            }
+            try noMoreThan(1)
+            return ParsedCommand(.mode(mode))
+        case ".help":
+            try noMoreThan(1)
+            return ParsedCommand(.help(topic: words.first?.text))
+        case ".quit", ".exit":
+            try noMoreThan(0)
+            return ParsedCommand(.quit)
+        case ".export":
+            let collection = try collectionArgument()
+            guard words.count >= 2 else {
+                throw REPLSyntaxError(".export needs a file: .export COLLECTION FILE.ndjson", at: words[0].end)
+            }
+            try noMoreThan(2)
+            let parser = try CommandParser("", schema: schema)
+            try parser.checkCollectionExists(collection, at: words[0].location)
+            return ParsedCommand(.exportFile(collection: collection, path: words[1].text))
+        case ".import":
+            let collection = try collectionArgument()
+            guard words.count >= 2 else {
+                throw REPLSyntaxError(".import needs a file: .import COLLECTION FILE (.json, .ndjson or .csv)", at: words[0].end)
+            }
+            var options = ImportOptions()
+            var rest = words.dropFirst(2)
+            while let option = rest.popFirst() {
+                switch option.text {
+                case "--skip-bad": options.skipBad = true
+                case "--key":
+                    guard let field = rest.popFirst() else {
+                        throw REPLSyntaxError("--key needs a field name", at: option.end)
+                    }
+                    options.keyField = field.text
+                default:
+                    throw REPLSyntaxError("unknown option \(DocumentKeyQuoting.quoted(option.text)) (use --skip-bad or --key FIELD)", at: option.location)
+                }
+            }
+            return ParsedCommand(.importFile(collection: collection, path: words[1].text, options: options))
+        case ".explain":
+            // Blank out ".explain" so the query keeps its columns.
+            var blanked = characters
+            for offset in index..<(index + name.text.count) { blanked[offset] = " " }
+            let parsed = try CommandParser.parse(String(blanked), schema: schema)
+            switch parsed.command {
+            case .query(let collection, let query, let action) where action != .delete && !isUpdate(action):
+                return ParsedCommand(.query(collection: collection, query, .explain), warnings: parsed.warnings)
+            default:
+                throw REPLSyntaxError(".explain takes a query, such as .explain players.filter { $0.teamId == 1 }", at: name.end)
+            }
+        default:
+            var message = "unknown command \(DocumentKeyQuoting.quoted(name.text))"
+            if let suggestion = NameSuggestion.closest(to: name.text, in: commands.map(\.name) + [".exit", ".tables"]) {
+                message += "; did you mean \(suggestion)?"
+            } else {
+                message += " (.help lists the commands)"
+            }
+            throw REPLSyntaxError(message, at: start)
+        }
+    }
+
+    private static func isUpdate(_ action: QueryAction) -> Bool {
+        if case .update = action { return true }
+        return false
+    }
+
+    struct Word {
+        var text: String
+        var location: SourceLocation
+        /// Just after the word, for "needs an argument" errors.
+        var end: SourceLocation
+    }
+
+    /// Splits into words at blanks; "double quotes" group words and take `\"` and `\\`.
+    static func split(_ characters: [Character], from start: Int, line: Int, lineStart: Int) throws(REPLSyntaxError) -> [Word] {
+        var words: [Word] = []
+        var index = start
+        var line = line, lineStart = lineStart
+        func location(_ offset: Int) -> SourceLocation { SourceLocation(line: line, column: offset - lineStart + 1) }
+        while index < characters.count {
+            let c = characters[index]
+            if c.isNewline {
+                line += 1
+                lineStart = index + 1
+                index += 1
+                continue
+            }
+            if c.isWhitespace {
+                index += 1
+                continue
+            }
+            let wordStart = location(index)
+            var text = ""
+            if c == "\"" {
+                index += 1
+                var closed = false
+                while index < characters.count, !characters[index].isNewline {
+                    let d = characters[index]
+                    if d == "\\", index + 1 < characters.count, characters[index + 1] == "\"" || characters[index + 1] == "\\" {
+                        text.append(characters[index + 1])
+                        index += 2
+                        continue
+                    }
+                    index += 1
+                    if d == "\"" {
+                        closed = true
+                        break
+                    }
+                    text.append(d)
+                }
+                guard closed else { throw REPLSyntaxError("unterminated quoted argument", at: wordStart) }
+            } else {
+                while index < characters.count, !characters[index].isWhitespace {
+                    text.append(characters[index])
+                    index += 1
+                }
+            }
+            words.append(Word(text: text, location: wordStart, end: location(index)))
+        }
+        return words
+    }
+}

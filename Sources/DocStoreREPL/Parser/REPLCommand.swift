@@ -1,0 +1,114 @@
+import DocStore
+
+/// What a query chain does with the documents its ``DocumentQuery`` selects:
+/// the last method of `players.filter { … }.sorted { … }.<action>`.
+public enum QueryAction: Hashable, Sendable {
+    /// The documents themselves (a chain with no final method, or `.all()`).
+    case fetch
+    /// `.first()`
+    case first
+    /// `.count()` or `.count { … }`
+    case count
+    /// `.exists()` or `.exists { … }`
+    case exists
+    /// `.keys()`
+    case keys
+    /// `.select { ($0.a, $0.b) }`
+    case select([FieldPath])
+    /// `.min(\.x)`, `.max`, `.sum`, `.average`, `.distinct`, `.countBy`
+    case aggregate(Aggregate)
+    /// `.delete()`
+    case delete
+    /// `.update { $0.x = 1; $0.n += 1; $0.y = nil }`
+    case update([FieldUpdate])
+    /// `.explain()`, or `.explain <query>`
+    case explain
+}
+
+/// One command of the REPL: what a line (or a multi-line block) of input says.
+public enum REPLCommand: Hashable, Sendable {
+    /// Nothing (a blank line or a comment).
+    case empty
+    /// A query chain on a collection.
+    case query(collection: String, DocumentQuery, QueryAction)
+    /// `coll.get(key)`
+    case get(collection: String, DocumentKey)
+    /// `coll.insert({…})` or `coll.insert([{…}, {…}])`
+    case insert(collection: String, [JSONValue])
+    /// `coll.save({…})`: insert or replace.
+    case save(collection: String, [JSONValue])
+    /// `coll.delete(key)`
+    case deleteKey(collection: String, DocumentKey)
+    /// `coll.deleteAll()`
+    case deleteAll(collection: String)
+    /// `coll.createIndex(\.a, \.b, unique: true)`
+    case createIndex(collection: String, fields: [FieldPath], unique: Bool)
+    /// `coll.dropIndex(\.a)`
+    case dropIndex(collection: String, fields: [FieldPath])
+    /// `coll.indexes()`
+    case indexes(collection: String)
+    /// `.collections`
+    case collections
+    /// `.schema coll`
+    case schema(collection: String)
+    /// `.import coll FILE [--skip-bad] [--key FIELD]`
+    case importFile(collection: String, path: String, options: ImportOptions)
+    /// `.export coll FILE`
+    case exportFile(collection: String, path: String)
+    /// `.mode json|ndjson|table|line`
+    case mode(OutputMode)
+    /// `.help [topic]`
+    case help(topic: String?)
+    /// `.quit` / `.exit`
+    case quit
+    /// `.drop coll`
+    case drop(collection: String)
+    /// `.check coll`
+    case check(collection: String)
+
+    /// Whether the command changes the store (refused on a read-only store).
+    public var writes: Bool {
+        switch self {
+        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop: true
+        case .query(_, _, .delete), .query(_, _, .update): true
+        default: false
+        }
+    }
+}
+
+/// How `.import` treats its input.
+public struct ImportOptions: Hashable, Sendable {
+    /// Skip (and count) lines that can't be imported instead of stopping.
+    public var skipBad: Bool
+    /// A field whose value becomes each document's key (`"id"`).
+    public var keyField: String?
+
+    public init(skipBad: Bool = false, keyField: String? = nil) {
+        self.skipBad = skipBad
+        self.keyField = keyField
+    }
+}
+
+/// How results are printed.
+public enum OutputMode: String, Hashable, Sendable, CaseIterable {
+    /// Aligned, boxed tables (nested values as compact JSON).
+    case table
+    /// Pretty-printed JSON.
+    case json
+    /// One compact JSON document per line.
+    case ndjson
+    /// `field = value` lines, a blank line between documents.
+    case line
+}
+
+/// A parsed command and the warnings found on the way (a field that no sampled
+/// document has, with the closest name that exists).
+public struct ParsedCommand: Hashable, Sendable {
+    public var command: REPLCommand
+    public var warnings: [REPLSyntaxError]
+
+    public init(_ command: REPLCommand, warnings: [REPLSyntaxError] = []) {
+        self.command = command
+        self.warnings = warnings
+    }
+}

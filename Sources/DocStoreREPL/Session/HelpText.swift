@@ -1,0 +1,64 @@
+/// The `.help` text: the REPL's command reference.
+enum HelpText {
+    static func text(topic: String?) -> String {
+        switch topic?.trimmingPrefix(".") {
+        case nil, "": return overview
+        case "query", "queries", "filter": return queries
+        default:
+            if let command = DotCommandParser.commands.first(where: { $0.name == "." + (topic ?? "").trimmingPrefix(".") }) {
+                return "\(command.name) \(command.arguments)\n    \(command.summary)"
+            }
+            return "no help on \(DocumentKeyQuoting.quoted(topic ?? "")); try .help or .help query"
+        }
+    }
+
+    static var overview: String {
+        let width = DotCommandParser.commands.map { ($0.name + " " + $0.arguments).count }.max() ?? 0
+        let commands = DotCommandParser.commands.map { command in
+            let synopsis = command.arguments.isEmpty ? command.name : command.name + " " + command.arguments
+            return "  " + synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + command.summary
+        }.joined(separator: "\n")
+        return """
+            Commands:
+            \(commands)
+
+            Queries use the Swift DSL's syntax (string literals stand in for enum cases):
+              players.filter { $0.teamId == 1; $0.number > 10 }.sorted { $0.lastName }.limit(5)
+              players.get(34)
+              players.insert({"id": 99, "lastName": "Devers", "teamId": 1})
+              players.count { $0.nickname == nil }
+            .help query shows every query form. Blocks continue over several lines while
+            a brace, bracket or parenthesis is open. TAB completes, ctrl-R searches history.
+            """
+    }
+
+    static let queries = """
+        Reading:
+          coll                                         every document
+          coll.filter { COND; COND }                   documents matching all conditions (lines work as ;)
+              .sorted { $0.a; $0.b.descending }        order (ties by key); also .sorted(by: \\.a)
+              .limit(n)  .offset(n)  .limit(n, offset: m)
+          ….first()  ….count()  ….count { COND }  ….exists { COND }  ….keys()
+          ….select { ($0.a, $0.b) }                    or .select(\\.a, \\.b)
+          ….min(\\.x)  .max(\\.x)  .sum(\\.x)  .average(\\.x)  .distinct(\\.x)  .countBy(\\.x)
+                                                       (each also as { $0.x })
+          coll.get(KEY)                                KEY: an integer or a "string" (UUIDs as strings)
+        Conditions:
+          $0.a == v   != < <= > >=                     v: "text", 12, 0.5, true, false, nil
+          $0.a == nil / != nil                         missing or null / present and not null
+          $0.a.exists                                  present, even if null
+          $0.s.hasPrefix("x")  .hasSuffix("x")  .contains("x")   add caseInsensitive: true if wanted
+          $0.tags.contains("x")  $0.tags.isEmpty  $0.tags.count > 2
+          $0.a.in([1, 2])    $0.teamId.in(teams.filter { $0.city == "Boston" }.keys())
+          $0.roster.any { $0.number > 10 }   $0.roster.all { … }   ($0 is then the element)
+          $0.stats.battingAverage  $0.tags[0]  $0.extra["odd key"]      nested paths
+          AnyOf { C; C }   AllOf { C; C }   Not { C; C }   !C   C && C   C || C   ( C )
+        Writing:
+          coll.insert({JSON}) / insert([{…}, {…}])     new documents ("id" is the key; generated if absent)
+          coll.save({JSON})                            insert or replace
+          coll.delete(KEY)   coll.deleteAll()   coll.filter { … }.delete()
+          coll.filter { … }.update { $0.a = 1; $0.n += 1; $0.b = nil }   (= nil removes the field)
+          coll.createIndex(\\.a)  createIndex(\\.a, \\.b)  createIndex(\\.a, unique: true)
+          coll.dropIndex(\\.a)   coll.indexes()   .explain QUERY
+        """
+}

@@ -1,0 +1,84 @@
+import DocStore
+import Foundation
+
+/// Starts a session the way the `docstore` executable does: opens the store,
+/// picks interactive or piped behaviour from the terminal, and runs.
+public enum REPLLauncher {
+    /// What the command line asked for.
+    public struct Arguments: Sendable {
+        public var storePath: String?
+        public var readOnly = false
+        public var command: String?
+        public var mode: OutputMode = .table
+
+        public init(storePath: String? = nil, readOnly: Bool = false, command: String? = nil, mode: OutputMode = .table) {
+            self.storePath = storePath
+            self.readOnly = readOnly
+            self.command = command
+            self.mode = mode
+        }
+    }
+
+    /// Opens the store: the file (created if missing), or with no path an
+    /// in-memory store holding the sample data.
+    public static func openStore(_ arguments: Arguments) throws -> DocumentStore {
+        guard let path = arguments.storePath else {
+            let store = try DocumentStore.inMemory()
+            try SampleData.load(into: store)
+            return store
+        }
+        if arguments.readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw CommandError("cannot open \(path) read-only: no such file")
+        }
+        return try DocumentStore(path: path, readOnly: arguments.readOnly)
+    }
+
+    /// Runs `docstore` with the process's standard streams; returns the exit code.
+    public static func run(_ arguments: Arguments) -> Int32 {
+        let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
+        let errors = FileDescriptorOutput(fileDescriptor: STDERR_FILENO)
+        let store: DocumentStore
+        do {
+            store = try openStore(arguments)
+        } catch {
+            errors.write("docstore: \(error)\n")
+            return 1
+        }
+        let interactive = arguments.command == nil && isatty(STDIN_FILENO) == 1
+        let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let session = REPLSession(store: store, output: output, errors: errors,
+                                  options: .init(mode: arguments.mode, interactive: interactive, color: color))
+        if let command = arguments.command {
+            let result = session.execute(command)
+            return result == .failed ? 1 : 0
+        }
+        guard interactive else { return session.run(reader: PlainLineReader()) }
+        output.write(banner(arguments, store: store) + "\n")
+        // Streams of our own on the standard descriptors: the C globals `stdin`…
+        // are shared mutable state to Swift 6, and the session writes to the
+        // descriptors directly anyway.
+        guard let input = fdopen(STDIN_FILENO, "r"), let terminalOutput = fdopen(STDOUT_FILENO, "w"),
+              let terminalErrors = fdopen(STDERR_FILENO, "w") else {
+            return session.run(reader: PlainLineReader())
+        }
+        setvbuf(terminalOutput, nil, _IONBF, 0)
+        let reader = EditLineReader(
+            input: input, output: terminalOutput, errors: terminalErrors,
+            historyPath: EditLineReader.defaultHistoryPath(),
+            complete: { [unowned session] text in
+                Completer.complete((session.isContinuing ? session.pendingText + "\n" : "") + text, schema: session.schemaProvider)
+            })
+        guard let reader else { return session.run(reader: PlainLineReader()) }
+        return session.run(reader: reader)
+    }
+
+    static func banner(_ arguments: Arguments, store: DocumentStore) -> String {
+        var text = "DocStore REPL — "
+        if let path = arguments.storePath {
+            text += "store \(path)\(arguments.readOnly ? " (read-only)" : "")"
+        } else {
+            text += "an in-memory store with sample data (collections teams and players); nothing is saved.\nOpen a file to keep your data: docstore baseball.sqlite"
+        }
+        return text + "\n.help for help, .quit to leave."
+    }
+}

@@ -1,0 +1,185 @@
+import DocStore
+import Foundation
+
+/// A REPL session: reads commands line by line (continuing while braces are
+/// open), runs them against a store, and prints results and errors.
+///
+/// Input and output are parameters, so a session runs the same on a terminal,
+/// on piped input, and in tests:
+///
+///     let session = REPLSession(store: store, output: out, errors: err, options: .init(interactive: false))
+///     session.feed("players.count()")
+public final class REPLSession {
+    /// How a session behaves.
+    public struct Options: Sendable {
+        /// How results are printed.
+        public var mode: OutputMode
+        /// Interactive: errors never end the session, results end with a count
+        /// and timing line. Not interactive (piped input, `-c`): the first error
+        /// ends the session with exit code 1, and only results are printed.
+        public var interactive: Bool
+        /// ANSI colours (only ever on a terminal).
+        public var color: Bool
+
+        public init(mode: OutputMode = .table, interactive: Bool, color: Bool = false) {
+            self.mode = mode
+            self.interactive = interactive
+            self.color = color
+        }
+    }
+
+    /// What feeding a line did.
+    public enum FeedResult: Equatable, Sendable {
+        /// The input so far is incomplete: a block is still open.
+        case needsMore
+        /// A command ran (or the input was blank).
+        case done
+        /// A command failed; the error was printed.
+        case failed
+        /// `.quit`
+        case quit
+    }
+
+    public let store: DocumentStore
+    public private(set) var options: Options
+    let output: TextOutput
+    let errors: TextOutput
+    let schema: StoreSchema
+    let runner: CommandRunner
+    private var pending = ""
+    private var pendingStartLine = 1
+    private var lineNumber = 0
+
+    public init(store: DocumentStore, output: TextOutput, errors: TextOutput, options: Options) {
+        self.store = store
+        self.output = output
+        self.errors = errors
+        self.options = options
+        schema = StoreSchema(store: store)
+        runner = CommandRunner(store: store, schema: schema)
+        if options.interactive, errors.isTerminal { runner.progressOutput = errors }
+    }
+
+    /// The schema the parser and the completer use.
+    public var schemaProvider: any SchemaProvider { schema }
+
+    /// Whether a block is open and more lines are expected.
+    public var isContinuing: Bool { !pending.isEmpty }
+
+    /// The text of the open block, for completion on a continuation line.
+    public var pendingText: String { pending }
+
+    /// Feeds one line of input.
+    @discardableResult
+    public func feed(_ line: String) -> FeedResult {
+        lineNumber += 1
+        if pending.isEmpty {
+            pendingStartLine = lineNumber
+            pending = line
+        } else {
+            pending += "\n" + line
+        }
+        if InputBalance.continues(pending) { return .needsMore }
+        let text = pending
+        pending = ""
+        return execute(text, firstLine: pendingStartLine)
+    }
+
+    /// Ends the input: an open block is parsed as it is (and reports what is missing).
+    public func finishInput() -> FeedResult {
+        guard !pending.isEmpty else { return .done }
+        let text = pending
+        pending = ""
+        return execute(text, firstLine: pendingStartLine)
+    }
+
+    /// Parses and runs one command (one or more lines).
+    ///
+    /// - Parameter firstLine: The input line the text starts on, for error locations.
+    public func execute(_ text: String, firstLine: Int = 1) -> FeedResult {
+        let parsed: ParsedCommand
+        do {
+            parsed = try CommandParser.parse(text, schema: schema)
+        } catch {
+            report(error.rendered(source: text, lineOffset: firstLine - 1))
+            return .failed
+        }
+        for warning in parsed.warnings {
+            errors.write(style(for: errors).apply(.warning, "warning") + warning.rendered(source: text, lineOffset: firstLine - 1).dropFirst("error".count) + "\n")
+        }
+        switch parsed.command {
+        case .quit:
+            return .quit
+        case .mode(let mode):
+            options.mode = mode
+            return .done
+        case .help(let topic):
+            output.write(HelpText.text(topic: topic) + "\n")
+            return .done
+        default:
+            break
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result: CommandResult
+        do {
+            result = try runner.run(parsed.command)
+        } catch {
+            report("error: \(error)")
+            return .failed
+        }
+        let elapsed = clock.now - start
+        let printer = ResultPrinter(mode: options.mode, style: style(for: output))
+        if let text = printer.format(result) { output.write(text + "\n") }
+        if options.interactive {
+            let timing = Self.format(elapsed)
+            if let summary = result.countSummary {
+                output.write(style(for: output).apply(.dim, "\(summary) (\(timing))") + "\n")
+            } else if case .value = result {
+                output.write(style(for: output).apply(.dim, "(\(timing))") + "\n")
+            }
+        }
+        return .done
+    }
+
+    private func report(_ message: String) {
+        let styled = message.hasPrefix("error") ? style(for: errors).apply(.error, "error") + message.dropFirst("error".count) : message
+        errors.write(styled + "\n")
+    }
+
+    func style(for target: TextOutput) -> TerminalStyle {
+        options.color && target.isTerminal ? .colored : .plain
+    }
+
+    /// "0.4 ms", "12 ms", "1.25 s"
+    static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        if milliseconds < 10 { return String(format: "%.1f ms", milliseconds) }
+        if milliseconds < 1000 { return String(format: "%.0f ms", milliseconds) }
+        return String(format: "%.2f s", milliseconds / 1000)
+    }
+
+    /// Reads lines from `reader` until the end of input or `.quit`.
+    ///
+    /// - Returns: The exit code: 0, or 1 when a command failed in a
+    ///   non-interactive session (which stops at the first failure).
+    public func run(reader: LineReader) -> Int32 {
+        while true {
+            let prompt = isContinuing ? "     ...> " : "docstore> "
+            guard let line = reader.readLine(prompt: prompt) else {
+                let result = finishInput()
+                return result == .failed && !options.interactive ? 1 : 0
+            }
+            // Each line goes into history as typed: a block's lines are recalled
+            // one by one (joining them would change where statements end).
+            if !line.allSatisfy(\.isWhitespace) { reader.addHistory(line) }
+            let result = feed(line)
+            switch result {
+            case .quit: return 0
+            case .failed where !options.interactive: return 1
+            default: continue
+            }
+        }
+    }
+}
