@@ -26,7 +26,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DocStoreTests",
-            dependencies: ["DocStore"]
+            dependencies: ["DocStore", "CrashWriter"]
+        ),
+        // A child process the crash-safety test kills mid-transaction.
+        .executableTarget(
+            name: "CrashWriter",
+            dependencies: ["DocStore"],
+            path: "Tests/CrashWriter"
         ),
     ],
     swiftLanguageModes: [.v6]
