@@ -28,7 +28,19 @@ let package = Package(
         ),
         .testTarget(
             name: "DocStoreTests",
-            dependencies: ["DocStore"]
+            dependencies: ["DocStore", "CrashWriter", "Playground"]
+        ),
+        // The guided tour: `swift run Playground`.
+        .executableTarget(
+            name: "Playground",
+            dependencies: ["DocStore"],
+            path: "Playground"
+        ),
+        // A child process the crash-safety test kills mid-transaction.
+        .executableTarget(
+            name: "CrashWriter",
+            dependencies: ["DocStore"],
+            path: "Tests/CrashWriter"
         ),
         // The `docstore` REPL: libedit for line editing, a library holding the
         // parser, commands and output (so tests reach them), and a thin main.
