@@ -47,10 +47,21 @@ enum JanssonJSON {
         return convert(root, depth: 0)
     }
 
-    /// jansson's line and column, clamped to 1 (it reports 0 or -1 for an
-    /// error found before reading anything, such as empty input).
+    /// Where the offending token starts. jansson reports the column of the
+    /// token's last character (it has read the token when it finds it wrong)
+    /// and names the token in its message ("invalid token near 'tru'"), so the
+    /// start is that column minus the token's length; an error at the end of
+    /// the input points just past the last character.
     static func location(of error: json_error_t) -> SourceLocation {
-        SourceLocation(line: max(1, Int(error.line)), column: max(1, Int(error.column)))
+        let line = max(1, Int(error.line))
+        let column = max(0, Int(error.column))
+        let text = reason(of: error)
+        if text.hasSuffix("near end of file") { return SourceLocation(line: line, column: column + 1) }
+        if let open = text.range(of: " near '"), text.hasSuffix("'") {
+            let token = text[open.upperBound...].dropLast()
+            return SourceLocation(line: line, column: max(1, column - token.count + 1))
+        }
+        return SourceLocation(line: line, column: max(1, column))
     }
 
     static func reason(of error: json_error_t) -> String {

@@ -94,6 +94,9 @@ extension CommandParser {
                 throw REPLSyntaxError(message, at: methodToken.location)
             }
             if current.kind == .end { break }
+            if case .symbol(let symbol) = current.kind, [.rightBrace, .rightParen, .rightBracket].contains(symbol) {
+                throw REPLSyntaxError("unexpected '\(symbol.rawValue)': nothing is open here", at: current.location)
+            }
             try expect(.dot, "before the next method")
             methodToken = current
             try advance()

@@ -84,7 +84,11 @@ extension CommandParser {
             throw REPLSyntaxError("expected a condition such as $0.field == value, found \(current.shown)", at: current.location)
         }
         let pathStart = current.location
+        lastComponent = nil
         let path = try fieldReference(stopAt: Self.fieldMethods.union(Self.fieldProperties))
+        if current.isSymbol(.leftParen) || current.isSymbol(.leftBrace), let method = lastComponent, let name = method.identifier {
+            return try fieldMethod(name, on: path, at: method, pathStart: pathStart)
+        }
         if current.isSymbol(.dot) {
             try advance()
             let methodToken = current

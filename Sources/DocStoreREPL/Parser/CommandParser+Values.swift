@@ -138,8 +138,9 @@ extension CommandParser {
                 guard let name = next.identifier else {
                     throw REPLSyntaxError("expected a field name after '.', found \(next.shown)", at: next.location)
                 }
-                if stopAt.contains(name) { break }
+                if stopAt.contains(name), !next.isEscaped { break }
                 try advance()
+                lastComponent = current
                 try advance()
                 components.append(.key(name))
             } else if current.isSymbol(.leftBracket), !current.followsNewline {

@@ -18,6 +18,9 @@ public struct CommandParser {
     /// How deep blocks and calls are nested, bounded so that `((((…` input can't
     /// exhaust the stack.
     var depth = 0
+    /// The last member name read in a path: when a call follows it, it was
+    /// meant as a method (`$0.name.hasPrefx("O")`), and the error points there.
+    var lastComponent: Token?
     static let maximumDepth = 64
 
     /// Parses one command.

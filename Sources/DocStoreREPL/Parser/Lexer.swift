@@ -85,11 +85,13 @@ struct Lexer {
                 throw REPLSyntaxError("unterminated name in backticks", at: start)
             }
             advance()
-            return token(.identifier(name))
+            var escaped = token(.identifier(name))
+            escaped.isEscaped = true
+            return escaped
         }
-        if c == "_" || c.isLetter {
+        if Self.startsName(c) {
             var name = ""
-            while let c = current, c == "_" || c.isLetter || c.isNumber {
+            while let c = current, Self.startsName(c) || c.isNumber {
                 name.append(c)
                 advance()
             }
@@ -118,6 +120,13 @@ struct Lexer {
             return token(.symbol(symbol))
         }
         throw REPLSyntaxError("unexpected character \(Self.describe(c))", at: start)
+    }
+
+    /// Letters, `_` and emoji start names (as in Swift identifiers).
+    static func startsName(_ c: Character) -> Bool {
+        if c == "_" || c.isLetter { return true }
+        guard let first = c.unicodeScalars.first, !c.isASCII else { return false }
+        return first.properties.isEmojiPresentation || (first.properties.isEmoji && c.unicodeScalars.count > 1)
     }
 
     static func describe(_ c: Character) -> String {
@@ -250,14 +259,16 @@ struct Lexer {
             case "\"": inString = true
             case "{", "[": depth += 1
             case "}", "]": depth -= 1
-            case ")", ",": if depth == 0 { return (String(characters[offset..<position]), start) }
+            // JSON has no ')' outside strings: one always ends the argument, and
+            // jansson then says what is missing ("'}' expected").
+            case ")": return (String(characters[offset..<position]), start)
+            case ",": if depth == 0 { return (String(characters[offset..<position]), start) }
             default: break
             }
             advance()
             if depth < 0 { break }
         }
-        if depth == 0, !inString { return (String(characters[offset..<position]), start) }
-        throw REPLSyntaxError(inString ? "unterminated string in JSON" : "unbalanced brackets in JSON", at: start)
+        return (String(characters[offset..<position]), start)
     }
 }
 

@@ -38,13 +38,15 @@ enum NameSuggestion {
         return best?.0
     }
 
-    /// Levenshtein distance, giving up (returning `limit + 1`) once it exceeds `limit`
-    /// so a 10 kB name costs little.
+    /// Edit distance counting a swap of neighbours as one edit (optimal string
+    /// alignment: `cuont` is one edit from `count`), giving up (returning
+    /// `limit + 1`) once it exceeds `limit`, so a 10 kB name costs little.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let a = Array(a), b = Array(b)
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
@@ -53,10 +55,13 @@ enum NameSuggestion {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
                 rowMinimum = min(rowMinimum, current[j])
             }
             if rowMinimum > limit { return limit + 1 }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

@@ -29,6 +29,8 @@ struct Token: Hashable, Sendable {
     /// Whether a line break separates this token from the previous one: in a
     /// block, a new line ends a statement as `;` does (as in Swift).
     var followsNewline: Bool
+    /// A name written in backticks: never a keyword or a method (`` $0.`count` ``).
+    var isEscaped = false
 
     /// How the token reads in an error message.
     var shown: String {
