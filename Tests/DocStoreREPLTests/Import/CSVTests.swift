@@ -1,0 +1,50 @@
+import DocStore
+import Testing
+@testable import DocStoreREPL
+
+@Suite("CSV parsing and type inference")
+struct CSVTests {
+    func records(_ text: String, chunkSize: Int = 3) throws -> [([String], Int)] {
+        var parser = CSVParser()
+        var result: [([String], Int)] = []
+        let bytes = Array(text.utf8)
+        // Fed in small chunks: records must not depend on where chunks end.
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            try parser.consume(bytes[start..<min(bytes.count, start + chunkSize)]) { record in
+                result.append((record.fields.map { String(decoding: $0, as: UTF8.self) }, record.line))
+            }
+        }
+        try parser.finish { record in result.append((record.fields.map { String(decoding: $0, as: UTF8.self) }, record.line)) }
+        return result
+    }
+
+    @Test func quotedFieldsWithCommasQuotesAndNewlines() throws {
+        let parsed = try records("a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\n1,,3\n\nlast,row,no-newline")
+        #expect(parsed.map(\.0) == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["1", "", "3"], ["last", "row", "no-newline"]])
+        #expect(parsed.map(\.1) == [1, 2, 4, 6])
+    }
+
+    @Test func unterminatedQuoteAndStrayQuoteAreErrors() {
+        #expect(throws: CSVParser.Failure.self) { try records("a,b\n\"open,2\n3,4\n") }
+        do {
+            _ = try records("a,b\n\"x\"y,2\n")
+            Issue.record("no error")
+        } catch let failure as CSVParser.Failure {
+            #expect(failure.line == 2)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test func inference() {
+        #expect(CSVValue.infer("42") == .integer(42))
+        #expect(CSVValue.infer("-7") == .integer(-7))
+        #expect(CSVValue.infer("0") == .integer(0))
+        #expect(CSVValue.infer("0.25").map { if case .double(0.25) = $0 { true } else { false } } == true)
+        #expect(CSVValue.infer("1e3").map { if case .double(1000) = $0 { true } else { false } } == true)
+        #expect(CSVValue.infer("") == nil)
+        for text in ["007", "+1", " 1", "1.", ".5", "NaN", "inf", "1,000", "99999999999999999999", "2004-04-06", "R"] {
+            #expect(CSVValue.infer(text) == .string(text), "\(text)")
+        }
+    }
+}
