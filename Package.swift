@@ -67,7 +67,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DocStoreREPLTests",
-            dependencies: ["DocStoreREPL", "DocStore"]
+            // DocStoreCLI: the tests run the built `docstore` binary.
+            dependencies: ["DocStoreREPL", "DocStore", "DocStoreCLI"]
         ),
     ],
     swiftLanguageModes: [.v6]

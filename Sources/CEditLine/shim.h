@@ -35,6 +35,9 @@ static inline int docstore_el_add_function(EditLine *el, const char *name, const
 static inline int docstore_el_bind(EditLine *el, const char *key, const char *command) {
     return el_set(el, EL_BIND, key, command, NULL);
 }
+static inline int docstore_el_set_tty(EditLine *el, const char *mode, const char *setting) {
+    return el_set(el, EL_SETTY, mode, setting, NULL);
+}
 static inline int docstore_history_set_size(History *h, HistEvent *ev, int size) {
     return history(h, ev, H_SETSIZE, size);
 }

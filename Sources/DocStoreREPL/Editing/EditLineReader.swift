@@ -53,6 +53,18 @@ public final class EditLineReader: LineReader {
             return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue().completeWord()
         })
         _ = docstore_el_bind(editLine, "^I", "docstore-complete")
+        // ctrl-C drops the line (and any open block) for a fresh prompt instead
+        // of ending the program: while editing, the terminal passes it to
+        // libedit as a key (no SIGINT), bound to this function.
+        _ = docstore_el_set_tty(editLine, "-d", "-isig")
+        _ = docstore_el_add_function(editLine, "docstore-interrupt", "drop the line", { editLine, _ in
+            guard let editLine, let data = docstore_el_get_clientdata(editLine) else { return UInt8(CC_ERROR) }
+            let reader = Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue()
+            reader.interrupted = true
+            fputs("^C", reader.output)
+            return UInt8(CC_NEWLINE)
+        })
+        _ = docstore_el_bind(editLine, "^C", "docstore-interrupt")
         // ctrl-R: incremental search back through history, as in shells.
         _ = docstore_el_bind(editLine, "^R", "em-inc-search-prev")
     }
@@ -67,10 +79,22 @@ public final class EditLineReader: LineReader {
         free(promptStorage)
         promptStorage = strdup(prompt)
         var count: Int32 = 0
-        guard let line = el_gets(editLine, &count), count > 0 else { return nil }
+        let line = el_gets(editLine, &count)
+        if interrupted {
+            fputs("\n", output)
+            return ""
+        }
+        guard let line, count > 0 else { return nil }
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
+    }
+
+    private var interrupted = false
+
+    public func takeInterruption() -> Bool {
+        defer { interrupted = false }
+        return interrupted
     }
 
     public func addHistory(_ line: String) {

@@ -5,6 +5,13 @@ public protocol LineReader: AnyObject {
     func readLine(prompt: String) -> String?
     /// Records a line in the history (a no-op for non-interactive readers).
     func addHistory(_ line: String)
+    /// Whether the last `readLine` was cut short by ctrl-C (then the session
+    /// drops any open block); reading this resets it.
+    func takeInterruption() -> Bool
+}
+
+extension LineReader {
+    public func takeInterruption() -> Bool { false }
 }
 
 /// Reads standard input line by line, with no prompt and no history: for pipes

@@ -82,7 +82,12 @@ public final class REPLSession {
         if InputBalance.continues(pending) { return .needsMore }
         let text = pending
         pending = ""
-        return execute(text, firstLine: pendingStartLine)
+        return execute(text, firstLine: firstLine)
+    }
+
+    /// Drops an open block (ctrl-C).
+    public func cancelInput() {
+        pending = ""
     }
 
     /// Ends the input: an open block is parsed as it is (and reports what is missing).
@@ -90,8 +95,12 @@ public final class REPLSession {
         guard !pending.isEmpty else { return .done }
         let text = pending
         pending = ""
-        return execute(text, firstLine: pendingStartLine)
+        return execute(text, firstLine: firstLine)
     }
+
+    /// Where error locations count lines from: a script's lines when input is
+    /// piped; the command's own lines at a prompt (the line shown is right there).
+    private var firstLine: Int { options.interactive ? 1 : pendingStartLine }
 
     /// Parses and runs one command (one or more lines).
     ///
@@ -170,6 +179,10 @@ public final class REPLSession {
             guard let line = reader.readLine(prompt: prompt) else {
                 let result = finishInput()
                 return result == .failed && !options.interactive ? 1 : 0
+            }
+            if reader.takeInterruption() {
+                cancelInput()
+                continue
             }
             // Each line goes into history as typed: a block's lines are recalled
             // one by one (joining them would change where statements end).

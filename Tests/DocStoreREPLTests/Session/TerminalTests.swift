@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import DocStoreREPL
+
+/// A real pseudo-terminal: `docstore` runs in a detached tmux session, keys are
+/// sent with `send-keys` and the screen read with `capture-pane`.
+final class TmuxScreen {
+    let socket = "docstore-test-\(UUID().uuidString.prefix(8))"
+    let session = "repl"
+
+    init(command: String) throws {
+        // The tmux server this starts outlives the client and keeps whatever file
+        // descriptors it inherits, while Foundation's Process (and other tests
+        // reading pipes) wait for theirs to close. So bash closes every
+        // descriptor above stderr in the child before it becomes the tmux client.
+        let script = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$@""#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script, "bash", "tmux", "-L", socket, "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CommandError("tmux new-session failed (is tmux installed? .ci/install-deps installs it)")
+        }
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["tmux", "-L", socket] + arguments)
+        guard result.status == 0 else { throw CommandError("tmux \(arguments.first ?? ""): \(result.stderr)") }
+        return result.stdout
+    }
+
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", session] + keys)
+    }
+
+    /// Types text literally (no key-name interpretation).
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", session, "-l", text])
+    }
+
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", session])
+    }
+
+    /// Waits until the screen satisfies `condition`; returns the screen.
+    @discardableResult
+    func waitFor(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("timed out waiting for \(what); the screen shows:\n\(last)")
+        return last
+    }
+
+    /// The screen's last non-blank line (where the cursor's prompt is).
+    func promptLine() throws -> String {
+        try screen().split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? ""
+    }
+}
+
+@Suite("A real terminal (tmux)", .serialized)
+struct TerminalTests {
+    func occurrences(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func historyCompletionAndReverseSearch() throws {
+        let directory = try temporaryDirectory()
+        let history = directory.appendingPathComponent("history").path
+        let command = "env DOCSTORE_HISTORY=\(history) TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path)"
+        do {
+            let screen = try TmuxScreen(command: command)
+            try screen.waitFor("the banner and prompt") { $0.contains("in-memory store with sample data") && $0.contains("docstore>") }
+
+            // A query, typed and run.
+            try screen.type("teams.get(1)")
+            try screen.send("Enter")
+            try screen.waitFor("the result") { $0.contains("Red Sox") && $0.contains("1 document (") }
+
+            // TAB completes a collection name.
+            try screen.type("pla")
+            try screen.send("Tab")
+            try screen.waitFor("the completed name") { $0.contains("docstore> players") }
+            try screen.type(".get(2)")
+            try screen.send("Enter")
+            try screen.waitFor("Bogaerts") { $0.contains("Bogaerts") }
+
+            // The up arrow recalls the previous command; twice, the one before.
+            try screen.send("Up")
+            try screen.waitFor("the recalled command") { _ in (try? screen.promptLine()) == "docstore> players.get(2)" }
+            try screen.send("Up")
+            try screen.waitFor("the command before") { _ in (try? screen.promptLine()) == "docstore> teams.get(1)" }
+            try screen.send("Enter")
+            try screen.waitFor("the query run again") { self.occurrences("Red Sox", in: $0) == 2 }
+
+            // A multi-line block: the continuation prompt.
+            try screen.type("teams.filter {")
+            try screen.send("Enter")
+            try screen.waitFor("the continuation prompt") { $0.contains("     ...>") }
+            try screen.type("$0.id == }")
+            try screen.send("Enter")
+            try screen.waitFor("a located error") { $0.contains("error at line 2, column 10") }
+
+            // ctrl-C drops the line being typed, and the session goes on.
+            try screen.type("teams.filter {")
+            try screen.send("Enter")
+            try screen.waitFor("another open block") { self.occurrences("...>", in: $0) == 2 }
+            try screen.send("C-c")
+            try screen.waitFor("a fresh prompt") { _ in (try? screen.promptLine()) == "docstore>" }
+            try screen.type("teams.count()")
+            try screen.send("Enter")
+            try screen.waitFor("the count") { $0.contains("teams.count()\n4\n") }
+
+            // ctrl-R searches history backwards.
+            try screen.send("C-r")
+            try screen.type("get(2")
+            try screen.waitFor("the search result") { $0.contains("docstore> players.get(2)\nbck:get(2") }
+            try screen.send("Enter")
+            try screen.waitFor("the found command run again") { self.occurrences("Bogaerts", in: $0) >= 2 }
+
+            try screen.type(".quit")
+            try screen.send("Enter")
+        }
+
+        // History was saved, and a new session recalls it.
+        let saved = try String(contentsOfFile: history, encoding: .utf8)
+        #expect(saved.contains("teams.get(1)"))
+        #expect(saved.contains("players.get(2)"))
+        let second = try TmuxScreen(command: command)
+        try second.waitFor("the prompt") { $0.contains("docstore>") }
+        try second.send("Up")
+        try second.waitFor("history from the last run") { _ in (try? second.promptLine()) == "docstore> .quit" }
+        try second.send("Up")
+        try second.waitFor("older history") { _ in (try? second.promptLine())?.hasPrefix("docstore> ") == true && (try? second.promptLine()) != "docstore> .quit" }
+    }
+}
