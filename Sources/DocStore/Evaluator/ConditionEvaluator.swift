@@ -66,6 +66,7 @@ struct ConditionEvaluator {
 
     /// Byte-wise prefix/suffix/substring, after Swift's case mapping when asked.
     static func matches(_ text: String, _ match: StringMatch, _ needle: String, caseInsensitive: Bool) -> Bool {
+        let (text, needle) = (String(text.queryText), String(needle.queryText))
         let haystack = Array((caseInsensitive ? CaseFolding.fold(text) : text).utf8)
         let bytes = Array((caseInsensitive ? CaseFolding.fold(needle) : needle).utf8)
         if bytes.isEmpty { return true }

@@ -38,7 +38,7 @@ enum JSONOrder {
         case let (.bool(a)?, .bool(b)?):
             return a == b ? .orderedSame : (a ? .orderedDescending : .orderedAscending)
         case let (.string(a)?, .string(b)?):
-            return compareBytes(a.utf8, b.utf8)
+            return compareBytes(a.queryText.utf8, b.queryText.utf8)
         case (.integer?, _), (.double?, _):
             return JSONNumber.compare(lhs!, rhs!) ?? .orderedSame
         case (.array?, _), (.object?, _):
@@ -80,5 +80,15 @@ enum JSONOrder {
         default:
             return compareBytes(lhs.jsonValue.stringValue!.utf8, rhs.jsonValue.stringValue!.utf8)
         }
+    }
+}
+
+extension String {
+    /// The string as queries see it: up to its first NUL character. SQLite 3.40's
+    /// JSON functions end a string at `\u0000`, so the compiler cuts bound strings
+    /// there too and the evaluator does the same, keeping both sides in agreement.
+    var queryText: Substring {
+        guard let nul = utf8.firstIndex(of: 0) else { return self[...] }
+        return self[..<nul]
     }
 }

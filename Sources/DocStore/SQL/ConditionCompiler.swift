@@ -88,7 +88,7 @@ struct ConditionCompiler {
         case .bool(let b): (.bool, .integer(b ? 1 : 0))
         case .integer(let i): (.number, .integer(i))
         case .double(let d): (.number, .double(d))
-        case .string(let s): (.string, .text(s))
+        case .string(let s): (.string, .text(String(s.queryText)))
         default: (.null, .null)
         }
     }
@@ -99,6 +99,7 @@ struct ConditionCompiler {
     /// NUL characters count like any other): case-sensitive and exact, unlike LIKE.
     private func stringMatch(_ field: FieldSQL, _ match: StringMatch, _ needle: String, caseInsensitive: Bool) -> SQLFragment {
         let isString = "(" + field.rank + " = \(JSONRank.string.rawValue)"
+        let needle = String(needle.queryText)  // as json_extract reads the field
         let bytes = Array((caseInsensitive ? CaseFolding.fold(needle) : needle).utf8)
         if bytes.isEmpty { return isString + ")" }  // every string has the empty prefix, as in Swift
         var text = "CAST(" + field.value + " AS BLOB)"
