@@ -25,29 +25,29 @@ struct ConditionCompiler {
         case .always:
             return "1"
         case let .compare(path, op, value):
-            return try compare(FieldSQL(path, from: root), op, value, path: path)
+            return try compare(try field(path, root), op, value, path: path)
         case let .isNull(path):
-            return "(" + FieldSQL(path, from: root).rank + " = 0)"
+            return try "(" + field(path, root).rank + " = 0)"
         case let .exists(path):
-            return "(" + FieldSQL(path, from: root).type + " IS NOT NULL)"
+            return try "(" + field(path, root).type + " IS NOT NULL)"
         case let .string(path, match, needle, caseInsensitive):
-            return stringMatch(FieldSQL(path, from: root), match, needle, caseInsensitive: caseInsensitive)
+            return stringMatch(try field(path, root), match, needle, caseInsensitive: caseInsensitive)
         case let .isIn(path, values):
-            return try isIn(FieldSQL(path, from: root), values, path: path)
+            return try isIn(try field(path, root), values, path: path)
         case let .isInSubquery(path, subquery):
-            return try isIn(FieldSQL(path, from: root), subquery)
+            return try isIn(try field(path, root), subquery)
         case let .arrayContains(path, value):
             return try compile(.any(path, value.isNull ? .isNull(.root) : .compare(.root, .equal, value)), at: root)
         case let .arrayCount(path, op, count):
-            let field = FieldSQL(path, from: root)
+            let field = try field(path, root)
             let test = "(" + field.rank + " = \(JSONRank.array.rawValue) AND " + field.arrayLength
             if op == .notEqual { return "NOT " + test + " = " + .bound(.integer(Int64(count))) + ")" }
             return test + " \(op.sql) " + .bound(.integer(Int64(count))) + ")"
         case let .any(path, element):
-            return try any(FieldSQL(path, from: root), element)
+            return try any(try field(path, root), element)
         case let .all(path, element):
             // all(c) is not any(not c): true for an empty, missing or non-array field.
-            return "NOT " + (try any(FieldSQL(path, from: root), .not(element)))
+            return "NOT " + (try any(try field(path, root), .not(element)))
         case let .and(conditions):
             if conditions.isEmpty { return "1" }
             return "(" + .joined(try conditions.map { try compile($0, at: root) }, separator: " AND ") + ")"
@@ -57,6 +57,10 @@ struct ConditionCompiler {
         case let .not(condition):
             return "NOT " + (try compile(condition, at: root))
         }
+    }
+
+    private func field(_ path: FieldPath, _ root: FieldRoot) throws -> FieldSQL {
+        try FieldSQL.checked(path, from: root, collection: collection)
     }
 
     // MARK: Comparisons
@@ -157,7 +161,7 @@ struct ConditionCompiler {
                 + " IN (SELECT key FROM \(table) WHERE " + condition + "))"
         }
         // Field values: equal when of the same rank, nulls included; never for arrays/objects.
-        let selected = FieldSQL(path, from: .document)
+        let selected = try FieldSQL.checked(path, from: .document, collection: subquery.collection)
         var tests: [SQLFragment] = [
             "(" + field.rank + " = 0 AND EXISTS (SELECT 1 FROM \(table) WHERE " + condition + " AND " + selected.rank + " = 0))"
         ]

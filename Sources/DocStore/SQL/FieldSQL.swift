@@ -42,6 +42,17 @@ struct FieldSQL {
             + " WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 ELSE 0 END"
     }
 
+    /// The expressions for `path`, or an error naming the collection and field when
+    /// SQLite can't read it: a member name holding NUL (SQLite 3.40 cuts member names
+    /// there, in paths and in `json_each` alike).
+    static func checked(_ path: FieldPath, from root: FieldRoot, collection: String) throws -> FieldSQL {
+        for case .key(let key) in path.components where key.utf8.contains(0) {
+            throw DocStoreError.invalidQuery(collection: collection, field: path.description,
+                                             reason: "SQLite 3.40 can't read a member whose name contains NUL")
+        }
+        return FieldSQL(path, from: root)
+    }
+
     /// The expressions for `path` from `root`.
     ///
     /// Member names a JSON path can't hold (see ``quoteJSONPath(_:)``) are looked up

@@ -16,7 +16,7 @@ enum IndexSQL {
 
     /// The field's expressions, or an error explaining why no index can hold them.
     static func indexableField(_ path: FieldPath, collection: String) throws -> FieldSQL {
-        let field = FieldSQL(path, from: .document)
+        let field = try FieldSQL.checked(path, from: .document, collection: collection)
         guard field.isIndexable, field.type.bindings.isEmpty, !path.components.isEmpty else {
             let reason = path.components.isEmpty
                 ? "the document itself can't be indexed, only its fields"

@@ -13,18 +13,18 @@ extension QueryCompiler {
         case .count:
             return try count(query)
         case .min(let path), .max(let path):
-            let field = FieldSQL(path, from: .document)
+            let field = try FieldSQL.checked(path, from: .document, collection: collection)
             let descending: String
             if case .min = aggregate { descending = "" } else { descending = " DESC" }
             return "SELECT " + field.rank + ", " + field.value + " " + selection + " AND " + field.rank + " > 0 ORDER BY "
                 + field.rank + descending + ", " + field.value + descending + ", key LIMIT 1"
         case .sum(let path), .average(let path):
-            let field = FieldSQL(path, from: .document)
+            let field = try FieldSQL.checked(path, from: .document, collection: collection)
             let function = if case .sum = aggregate { "sum" } else { "avg" }
             return "SELECT \(function)(v) FROM (SELECT " + field.value + " AS v " + selection + " AND " + field.rank
                 + " = \(JSONRank.number.rawValue) ORDER BY key)"
         case .distinct(let path), .countBy(let path):
-            let field = FieldSQL(path, from: .document)
+            let field = try FieldSQL.checked(path, from: .document, collection: collection)
             return "SELECT " + field.rank + " AS r, " + field.value + " AS v, count(*) " + selection
                 + " GROUP BY r, v ORDER BY r, v"
         }

@@ -23,7 +23,7 @@ extension QueryCompiler {
     /// The keys of selected documents whose `path` holds something other than a
     /// number, missing or null: documents an increment can't change.
     func nonNumbers(at path: FieldPath, _ query: DocumentQuery) throws -> SQLFragment {
-        let field = FieldSQL(path, from: .document)
+        let field = try FieldSQL.checked(path, from: .document, collection: collection)
         return "SELECT key FROM \(table)" + (try restricted(query)) + " AND " + field.rank
             + " NOT IN (\(JSONRank.null.rawValue), \(JSONRank.number.rawValue)) ORDER BY key LIMIT 1"
     }

@@ -23,10 +23,10 @@ struct QueryCompiler {
     }
 
     /// `ORDER BY rank, value [DESC]… , key`: ties always end in key order.
-    func orderClause(_ sort: [SortKey]) -> SQLFragment {
+    func orderClause(_ sort: [SortKey]) throws -> SQLFragment {
         var terms: [SQLFragment] = []
         for key in sort {
-            let field = FieldSQL(key.path, from: .document)
+            let field = try FieldSQL.checked(key.path, from: .document, collection: collection)
             let direction = key.descending ? " DESC" : ""
             terms.append(field.rank + direction)
             terms.append(field.value + direction)
@@ -43,7 +43,7 @@ struct QueryCompiler {
 
     /// `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`.
     func select(_ columns: SQLFragment, _ query: DocumentQuery) throws -> SQLFragment {
-        "SELECT " + columns + " FROM \(table)" + (try whereClause(query)) + orderClause(query.sort) + limitClause(query)
+        "SELECT " + columns + " FROM \(table)" + (try whereClause(query)) + (try orderClause(query.sort)) + limitClause(query)
     }
 
     /// The documents' keys and bodies, in the query's order.
@@ -59,8 +59,8 @@ struct QueryCompiler {
     /// The key, then the rank and value of each field (two columns per field), in
     /// the query's order.
     func fields(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
-        let columns = paths.map { path -> SQLFragment in
-            let field = FieldSQL(path, from: .document)
+        let columns = try paths.map { path -> SQLFragment in
+            let field = try FieldSQL.checked(path, from: .document, collection: collection)
             return field.rank + ", " + field.value
         }
         return try select(.joined(["key"] + columns, separator: ", "), query)
