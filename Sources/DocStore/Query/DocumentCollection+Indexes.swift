@@ -47,7 +47,7 @@ extension DocumentCollection {
         }
     }
 
-    /// Creates an index on one field; see ``createIndex(on:unique:)-(FieldPath,_)``.
+    /// Creates an index on one field (see the many-field `createIndex(on:unique:)`).
     @discardableResult
     public func createIndex(on field: FieldPath, unique: Bool = false) throws -> IndexInfo {
         try createIndex(on: [field], unique: unique)
