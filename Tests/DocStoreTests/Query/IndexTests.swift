@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import DocStore
 
-struct Player: Codable, Identifiable, Equatable {
+struct QueryPlayer: Codable, Identifiable, Equatable {
     var id: Int
     var lastName: String
     var number: Int
@@ -12,11 +12,11 @@ struct Player: Codable, Identifiable, Equatable {
 }
 
 let samplePlayers = [
-    Player(id: 1, lastName: "Pedroia", number: 15, teamId: 1, nickname: "Laser", tags: ["infield"]),
-    Player(id: 2, lastName: "Ortiz", number: 34, teamId: 1, nickname: "Big Papi", tags: ["dh", "legend"]),
-    Player(id: 3, lastName: "Jones", number: 10, teamId: 2, nickname: nil, tags: []),
-    Player(id: 4, lastName: "Machado", number: 13, teamId: 2, nickname: nil, tags: ["infield", "injured"]),
-    Player(id: 5, lastName: "Longoria", number: 3, teamId: 3, nickname: "Evan", tags: ["infield"]),
+    QueryPlayer(id: 1, lastName: "Pedroia", number: 15, teamId: 1, nickname: "Laser", tags: ["infield"]),
+    QueryPlayer(id: 2, lastName: "Ortiz", number: 34, teamId: 1, nickname: "Big Papi", tags: ["dh", "legend"]),
+    QueryPlayer(id: 3, lastName: "Jones", number: 10, teamId: 2, nickname: nil, tags: []),
+    QueryPlayer(id: 4, lastName: "Machado", number: 13, teamId: 2, nickname: nil, tags: ["infield", "injured"]),
+    QueryPlayer(id: 5, lastName: "Longoria", number: 3, teamId: 3, nickname: "Evan", tags: ["infield"]),
 ]
 
 private let teamId = FieldPath("teamId")
@@ -25,9 +25,9 @@ private let lastName = FieldPath("lastName")
 
 @Suite("Indexes: creation, catalog, EXPLAIN QUERY PLAN")
 struct IndexTests {
-    func players() throws -> (DocumentStore, DocumentCollection<Player>) {
+    func players() throws -> (DocumentStore, DocumentCollection<QueryPlayer>) {
         let store = try DocumentStore.inMemory()
-        let players = store.collection(Player.self)
+        let players = store.collection(QueryPlayer.self, named: "players")
         try players.insert(contentsOf: samplePlayers)
         return (store, players)
     }
@@ -85,7 +85,7 @@ struct IndexTests {
 
     @Test func anIndexDeclaredBeforeTheFirstDocumentIsBuiltWithTheCollection() throws {
         let store = try DocumentStore.inMemory()
-        let players = store.collection(Player.self)
+        let players = store.collection(QueryPlayer.self, named: "players")
         let index = try players.createIndex(on: [teamId], unique: false)
         try players.insert(contentsOf: samplePlayers)
         #expect(try players.explain(DocumentQuery(.compare(teamId, .equal, 1))).plan.contains { $0.contains(index.name) })

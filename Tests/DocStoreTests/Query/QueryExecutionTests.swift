@@ -9,8 +9,8 @@ private let tags = FieldPath("tags")
 
 @Suite("Query execution on collections")
 struct QueryExecutionTests {
-    func players() throws -> DocumentCollection<Player> {
-        let players = try DocumentStore.inMemory().collection(Player.self)
+    func players() throws -> DocumentCollection<QueryPlayer> {
+        let players = try DocumentStore.inMemory().collection(QueryPlayer.self, named: "players")
         try players.insert(contentsOf: samplePlayers)
         return players
     }
@@ -86,7 +86,7 @@ struct QueryExecutionTests {
         #expect(try players.get(3) == nil, "the lowest number of teams 1–2 was deleted")
         #expect(try players.delete(DocumentQuery(.compare(teamId, .equal, 1))) == 2)
         #expect(try players.keys() == [4, 5].map { DocumentKey.integer($0) })
-        let empty = try DocumentStore.inMemory().collection(Player.self)
+        let empty = try DocumentStore.inMemory().collection(QueryPlayer.self, named: "players")
         #expect(try empty.delete(DocumentQuery()) == 0)
     }
 
