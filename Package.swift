@@ -26,7 +26,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DocStoreTests",
-            dependencies: ["DocStore", "CrashWriter"]
+            dependencies: ["DocStore", "CrashWriter", "Playground"]
+        ),
+        // The guided tour: `swift run Playground`.
+        .executableTarget(
+            name: "Playground",
+            dependencies: ["DocStore"],
+            path: "Playground"
         ),
         // A child process the crash-safety test kills mid-transaction.
         .executableTarget(
