@@ -69,16 +69,18 @@ struct DocStoreBench {
 
         var report: Report?
         if workload {
-            if ways.contains(where: { $0.name == DocStoreWay.name }), !DocStoreWay.queriesAvailable {
-                Output.note("note: DocStore's query API (fetch(DocumentQuery), createIndex(on:)) is not on main yet: "
-                    + "the docstore way prints no W3, W4i or W4 lines (see DocStoreWay+Queries.swift)")
-            }
             let results = try Runner(n: n, directory: directory).runAll(ways: ways, rounds: rounds)
             report = Report(ways: results)
             Output.note("")
             Output.note("docstore-bench N=\(n), rounds=\(rounds), \(ProcessInfo.processInfo.activeProcessorCount) cores")
             Output.note(report!.table())
             for problem in report!.mismatches() { Output.note("CHECK FAILED: " + problem) }
+            if ways.contains(where: { $0.name == DocStoreWay.name }) {
+                Output.note("")
+                Output.note(try DocStoreWay.explainQueries())
+                Output.note("sqlite-c and grdb-json: SELECT body FROM players WHERE \(SQLiteCWay.teamId) = ? [AND \(SQLiteCWay.number) >= ?] ORDER BY key; "
+                    + "index on (\(SQLiteCWay.teamId))")
+            }
         }
         var memoryRatio: Double?
         if memory {
@@ -95,16 +97,5 @@ struct DocStoreBench {
             Output.note("")
             Output.note(try CodecBenchmark.run())
         }
-    }
-}
-
-extension DocStoreWay {
-    /// Whether this build runs W3/W4 through DocStore's query API.
-    static var queriesAvailable: Bool {
-        #if DOCSTORE_QUERY_API
-        true
-        #else
-        false
-        #endif
     }
 }

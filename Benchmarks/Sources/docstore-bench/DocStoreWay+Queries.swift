@@ -1,21 +1,26 @@
 import DocStore
 
-// W3 and W4 through DocStore's query execution API (`fetch(DocumentQuery)` and
-// `createIndex(on:)`), which is not on main yet. Until it lands the docstore way
-// prints no W3/W4i/W4 lines and the driver says so on stderr. When it lands,
-// add `.define("DOCSTORE_QUERY_API")` to the target's swiftSettings in
-// Benchmarks/Package.swift (or delete this #if), and once the typed DSL lands,
-// write the queries with it, as a user would.
+// W3 and W4 through DocStore's untyped query execution API, `fetch(DocumentQuery)`
+// and `createIndex(on:)`. When the typed DSL lands on main, write these queries
+// with it, as a user would (it builds the same DocumentQuery).
 extension DocStoreWay {
-    #if DOCSTORE_QUERY_API
+    static func scanQuery(team: Int, minimumNumber: Int) -> DocumentQuery {
+        DocumentQuery(.and([
+            .compare(FieldPath("teamId"), .equal, .integer(Int64(team))),
+            .compare(FieldPath("number"), .greaterOrEqual, .integer(Int64(minimumNumber))),
+        ]))
+    }
+
+    static func indexedQuery(team: Int) -> DocumentQuery {
+        DocumentQuery(.compare(FieldPath("teamId"), .equal, .integer(Int64(team))))
+    }
+
     func scan(teams: Range<Int>, minimumNumber: Int) throws -> StepResult? {
         var result = StepResult()
         for team in teams {
-            let query = DocumentQuery(.and([
-                .compare(FieldPath("teamId"), .equal, .integer(Int64(team))),
-                .compare(FieldPath("number"), .greaterOrEqual, .integer(Int64(minimumNumber))),
-            ]))
-            for player in try players.fetch(query) { result.add(player) }
+            for player in try players.fetch(Self.scanQuery(team: team, minimumNumber: minimumNumber)) {
+                result.add(player)
+            }
         }
         return result
     }
@@ -28,14 +33,20 @@ extension DocStoreWay {
     func indexed(teams: Range<Int>) throws -> StepResult? {
         var result = StepResult()
         for team in teams {
-            let query = DocumentQuery(.compare(FieldPath("teamId"), .equal, .integer(Int64(team))))
-            for player in try players.fetch(query) { result.add(player) }
+            for player in try players.fetch(Self.indexedQuery(team: team)) { result.add(player) }
         }
         return result
     }
-    #else
-    func scan(teams: Range<Int>, minimumNumber: Int) throws -> StepResult? { nil }
-    func createTeamIndex() throws -> Bool { false }
-    func indexed(teams: Range<Int>) throws -> StepResult? { nil }
-    #endif
+
+    /// The SQL and plans DocStore runs for W3 and W4, from a small in-memory store
+    /// (printed on stderr beside the table, to compare with the peers' SQL).
+    static func explainQueries() throws -> String {
+        let store = try DocumentStore.inMemory()
+        let players = store.collection(Player.self)
+        try players.insert(contentsOf: (1...100).map(Workload.player))
+        let scan = try players.explain(scanQuery(team: 0, minimumNumber: Workload.scanMinimumNumber))
+        try players.createIndex(on: [FieldPath("teamId")])
+        let indexed = try players.explain(indexedQuery(team: 0))
+        return "DocStore's W3 query:\n\(scan)\nDocStore's W4 query (after W4i):\n\(indexed)"
+    }
 }
