@@ -126,6 +126,10 @@ final class TapeDecoder: Decoder {
             return reinterpret(try decodeURL(at: index, path: path, key: key), as: T.self)
         } else if T.self == Decimal.self {
             return reinterpret(try decodeDecimal(at: index, path: path, key: key), as: T.self)
+        } else if T.self == JSONValue.self {
+            // Straight from the tape: exact numbers (3.0 stays a real) and member order,
+            // which JSONValue's generic init(from:) can't tell apart.
+            return reinterpret(tape.value(at: index), as: T.self)
         }
         return try decodeNested(T.self, at: index, path: path, key: key)
     }
