@@ -2,7 +2,8 @@
 /// every error. Untyped collections (`JSONValue`) skip Codable altogether.
 enum ModelCoding {
     static func encode<Model: Encodable>(_ model: Model, collection: String, key: DocumentKey?) throws -> [UInt8] {
-        if let json = model as? JSONValue {
+        // The metatype comparison is free; the cast only runs for untyped collections.
+        if Model.self == JSONValue.self, let json = model as? JSONValue {
             return DocumentCodec.serialize(json)
         }
         do {
