@@ -7,10 +7,11 @@ import Foundation
 struct DocStoreBench {
     static let usage = """
         usage: docstore-bench [N] [--rounds R] [--ways docstore,sqlite-c,grdb-records,grdb-json]
-                              [--no-memory] [--no-codec] [--codec-only]
+                              [--clock wall|cpu] [--no-memory] [--no-codec] [--codec-only]
           N             documents (default 100000)
           --rounds R    run every way R times, interleaved, and keep each workload's fastest (default 1)
           --ways        which ways to run, in order (default: all four)
+          --clock cpu   report the process's CPU time instead of wall time (stable on a shared machine)
           --no-memory   skip W5's peak memory at N = 100000 and 1000000 (child processes)
           --no-codec    skip the codec micro-benchmark
           --codec-only  run only the codec micro-benchmark
@@ -36,6 +37,7 @@ struct DocStoreBench {
 
         var n = 100_000
         var rounds = 1
+        var timeMode = TimeMode.wall
         var ways = Runner.allWays
         var memory = true
         var codec = true
@@ -52,6 +54,9 @@ struct DocStoreBench {
                     guard let way = Runner.allWays.first(where: { $0.name == name }) else { throw BenchmarkError(usage) }
                     return way
                 }
+            case "--clock":
+                guard let value = rest.popFirst().flatMap(TimeMode.init(rawValue:)) else { throw BenchmarkError(usage) }
+                timeMode = value
             case "--no-memory": memory = false
             case "--no-codec": codec = false
             case "--codec-only": workload = false; memory = false
@@ -69,10 +74,10 @@ struct DocStoreBench {
 
         var report: Report?
         if workload {
-            let results = try Runner(n: n, directory: directory).runAll(ways: ways, rounds: rounds)
+            let results = try Runner(n: n, directory: directory, timeMode: timeMode).runAll(ways: ways, rounds: rounds)
             report = Report(ways: results)
             Output.note("")
-            Output.note("docstore-bench N=\(n), rounds=\(rounds), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+            Output.note("docstore-bench N=\(n), rounds=\(rounds), \(timeMode) time, \(ProcessInfo.processInfo.activeProcessorCount) cores")
             Output.note(report!.table())
             for problem in report!.mismatches() { Output.note("CHECK FAILED: " + problem) }
             if ways.contains(where: { $0.name == DocStoreWay.name }) {

@@ -5,6 +5,7 @@ import Foundation
 struct Runner {
     let n: Int
     let directory: URL
+    var timeMode: TimeMode = .wall
 
     static var allWays: [any BenchmarkWay.Type] { [DocStoreWay.self, SQLiteCWay.self, GRDBRecordsWay.self, GRDBJSONWay.self] }
 
@@ -19,7 +20,7 @@ struct Runner {
         var results: [Measurement] = []
 
         func record(_ id: String, _ name: String, _ body: () throws -> StepResult?) throws {
-            let (step, seconds) = try Clock.time(body)
+            let (step, seconds) = try Clock.time(timeMode, body)
             guard let step else { return }
             results.append(Measurement(id: id, name: name, count: step.count, seconds: seconds, checksum: step.checksum))
         }
