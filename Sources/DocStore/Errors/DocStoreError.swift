@@ -41,6 +41,10 @@ public enum DocStoreError: Error, Sendable {
     case uniqueConstraint(collection: String, fields: [String], key: DocumentKey?)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
+    /// A typed query could not be built: one of its values has no JSON form (a
+    /// `Double.nan`…), or it uses a construct that can't be expressed (a subquery
+    /// with a limit…). Nothing was run.
+    case invalidQuery(collection: String?, reason: String)
 }
 
 extension DocStoreError: CustomStringConvertible {
@@ -77,6 +81,8 @@ extension DocStoreError: CustomStringConvertible {
             return "unique index on \(list) in collection \(Self.name(collection)) already holds a document with the same value\(fields.count > 1 ? "s" : "")\(key.map { " (key \($0))" } ?? "")"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
+        case let .invalidQuery(collection, reason):
+            return "invalid query\(collection.map { " on collection \(Self.name($0))" } ?? ""): \(reason)"
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import DocStore
 
+@Document
 struct Team: Codable, Identifiable, Equatable {
     var id: Int
     var city: String

@@ -1,0 +1,115 @@
+/// Builds the conditions of a filter block, one per line; `if`, `if let`,
+/// `if`/`else`, `switch` and `for` work inside, as in any Swift block.
+///
+///     players.filter {
+///         $0.teamId == bos.id               // the lines are ANDed
+///         AnyOf {                           // ORed
+///             $0.position == .shortstop
+///             $0.lastName.hasPrefix("Ped")
+///         }
+///         if let minimumAverage {
+///             $0.stats.battingAverage >= minimumAverage
+///         }
+///         for tag in excludedTags {
+///             Not { $0.tags.contains(tag) }
+///         }
+///     }
+///
+/// A skipped `if` or an empty `for` contributes no line at all (not `true`, not
+/// `false`), so it is neutral inside ``AnyOf`` as well as in a filter.
+@resultBuilder
+public enum ConditionBuilder<Fields: DocumentFieldSet> {
+    public static func buildExpression(_ condition: DocumentCondition) -> [DocumentCondition] {
+        [condition]
+    }
+
+    public static func buildExpression<Group: ConditionGroup>(_ group: Group) -> [DocumentCondition]
+    where Group.Fields == Fields {
+        [group.condition]
+    }
+
+    public static func buildBlock(_ lines: [DocumentCondition]...) -> [DocumentCondition] {
+        lines.flatMap { $0 }
+    }
+
+    public static func buildOptional(_ lines: [DocumentCondition]?) -> [DocumentCondition] {
+        lines ?? []
+    }
+
+    public static func buildEither(first lines: [DocumentCondition]) -> [DocumentCondition] {
+        lines
+    }
+
+    public static func buildEither(second lines: [DocumentCondition]) -> [DocumentCondition] {
+        lines
+    }
+
+    public static func buildArray(_ lines: [[DocumentCondition]]) -> [DocumentCondition] {
+        lines.flatMap { $0 }
+    }
+
+    public static func buildLimitedAvailability(_ lines: [DocumentCondition]) -> [DocumentCondition] {
+        lines
+    }
+}
+
+/// A block of conditions combined into one: ``AnyOf``, ``AllOf``, ``Not``.
+/// Inside a filter block, its closure receives the same fields as the block's `$0`.
+public protocol ConditionGroup {
+    /// The fields the group's closure receives.
+    associatedtype Fields: DocumentFieldSet
+    /// The combined condition.
+    var condition: DocumentCondition { get }
+}
+
+/// True when at least one line of the block is (OR); false for an empty block.
+///
+///     AnyOf {
+///         $0.position == .shortstop
+///         $0.lastName.hasPrefix("Ped")
+///     }
+public struct AnyOf<Fields: DocumentFieldSet>: ConditionGroup {
+    public let condition: DocumentCondition
+
+    /// The block's lines, ORed; `$0` is the enclosing block's fields.
+    public init(@ConditionBuilder<Fields> _ body: (Fields) -> [DocumentCondition]) {
+        condition = .any(body(Fields(_path: .root)))
+    }
+
+    /// The block's lines, ORed, for blocks that name their parameter
+    /// (`filter { player in AnyOf { player.number == 2 } }`).
+    public init(@ConditionBuilder<Fields> _ body: () -> [DocumentCondition]) {
+        condition = .any(body())
+    }
+}
+
+/// True when every line of the block is (AND), as the lines of a filter block
+/// are; true for an empty block. Useful inside ``AnyOf``.
+public struct AllOf<Fields: DocumentFieldSet>: ConditionGroup {
+    public let condition: DocumentCondition
+
+    /// The block's lines, ANDed; `$0` is the enclosing block's fields.
+    public init(@ConditionBuilder<Fields> _ body: (Fields) -> [DocumentCondition]) {
+        condition = .all(body(Fields(_path: .root)))
+    }
+
+    /// The block's lines, ANDed, for blocks that name their parameter.
+    public init(@ConditionBuilder<Fields> _ body: () -> [DocumentCondition]) {
+        condition = .all(body())
+    }
+}
+
+/// True when the lines of the block, ANDed, are not: `Not { $0.tags.contains("injured") }`.
+public struct Not<Fields: DocumentFieldSet>: ConditionGroup {
+    public let condition: DocumentCondition
+
+    /// The opposite of the block's lines, ANDed; `$0` is the enclosing block's fields.
+    public init(@ConditionBuilder<Fields> _ body: (Fields) -> [DocumentCondition]) {
+        condition = !.all(body(Fields(_path: .root)))
+    }
+
+    /// The opposite of the block's lines, ANDed, for blocks that name their parameter.
+    public init(@ConditionBuilder<Fields> _ body: () -> [DocumentCondition]) {
+        condition = !.all(body())
+    }
+}
