@@ -40,7 +40,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocStoreTests",
-            dependencies: ["DocStore"],
+            dependencies: ["DocStore", "CrashWriter", "Playground"],
             swiftSettings: [
                 // Compile-time health: a long filter block must type-check fast.
                 .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"]),
@@ -53,6 +53,21 @@ let package = Package(
                 .product(name: "MacroTesting", package: "swift-macro-testing"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
+        ),
+        // The guided tour: `swift run Playground`.
+        .executableTarget(
+            name: "Playground",
+            dependencies: ["DocStore"],
+            path: "Playground",
+            swiftSettings: [
+                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"]),
+            ]
+        ),
+        // A child process the crash-safety test kills mid-transaction.
+        .executableTarget(
+            name: "CrashWriter",
+            dependencies: ["DocStore"],
+            path: "Tests/CrashWriter"
         ),
     ],
     swiftLanguageModes: [.v6]

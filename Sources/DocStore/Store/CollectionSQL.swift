@@ -5,7 +5,7 @@ struct CollectionSQL: Sendable {
     let insertGenerated: String
     let upsert: String
     let selectBody: String
-    let selectBodies: String
+    let table: String
     let exists: String
     let count: String
     let delete: String
@@ -21,8 +21,7 @@ struct CollectionSQL: Sendable {
         insertGenerated = "INSERT INTO \(table) (body) VALUES (?)"
         upsert = "INSERT INTO \(table) (key, body) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body"
         selectBody = "SELECT body FROM \(table) WHERE key = ?"
-        // One statement for many keys: the keys travel as one bound JSON array.
-        selectBodies = "SELECT key, body FROM \(table) WHERE key IN (SELECT value FROM json_each(?))"
+        self.table = table
         exists = "SELECT 1 FROM \(table) WHERE key = ?"
         count = "SELECT count(*) FROM \(table)"
         delete = "DELETE FROM \(table) WHERE key = ?"
@@ -31,5 +30,25 @@ struct CollectionSQL: Sendable {
         selectKeys = "SELECT key FROM \(table) ORDER BY key"
         maxKey = "SELECT max(key) FROM \(table)"
         replaceBody = "UPDATE \(table) SET body = ? WHERE key = ?"
+    }
+}
+
+extension CollectionSQL {
+    /// The largest number of keys one `get(_:)` statement binds.
+    static let maximumKeysPerStatement = 512
+
+    /// `SELECT … WHERE key IN (?, …)` for a number of placeholders rounded up to a
+    /// power of two, so that GRDB's statement cache holds at most ten of them; the
+    /// caller pads with a repeated key. (A bound JSON array would be one statement,
+    /// but SQLite's JSON functions cut strings at NUL, which keys may contain.)
+    func selectBodies(placeholders count: Int) -> String {
+        let list = Array(repeating: "?", count: count).joined(separator: ",")
+        return "SELECT key, body FROM \(table) WHERE key IN (\(list))"
+    }
+
+    static func placeholderCount(for keyCount: Int) -> Int {
+        var count = 1
+        while count < keyCount { count *= 2 }
+        return min(count, maximumKeysPerStatement)
     }
 }

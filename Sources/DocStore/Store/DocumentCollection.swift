@@ -47,7 +47,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     }
 
     /// The documents stored under `keys`, in the order of `keys`, skipping keys that
-    /// have no document. Runs one statement whatever the number of keys.
+    /// have no document. Runs one statement for up to 512 keys.
     public func get<Keys: Sequence>(_ keys: Keys) throws -> [Model] where Keys.Element: DocumentKeyRepresentable {
         let keys = keys.map(\.documentKey)
         if keys.isEmpty { return [] }
@@ -55,12 +55,18 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
             try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return [] }
                 for key in keys { try check(key, against: info) }
-                let keyArray = DocumentCodec.serialize(.array(keys.map(\.jsonValue)))
-                let statement = try RawStatement(db, sql: sql.selectBodies)
-                defer { statement.finish() }
                 var found: [DocumentKey: Model] = [:]
-                try keyArray.withUnsafeBytes { bytes in
-                    statement.bindStatic(bytes, at: 1)
+                var start = 0
+                while start < keys.count {
+                    let chunk = keys[start..<min(start + CollectionSQL.maximumKeysPerStatement, keys.count)]
+                    start += chunk.count
+                    let placeholders = CollectionSQL.placeholderCount(for: chunk.count)
+                    let statement = try RawStatement(db, sql: sql.selectBodies(placeholders: placeholders))
+                    defer { statement.finish() }
+                    for index in 0..<placeholders {
+                        // Pad with the chunk's last key: IN ignores repeats.
+                        statement.bind(chunk[chunk.startIndex + min(index, chunk.count - 1)], at: Int32(index + 1))
+                    }
                     while try statement.step() {
                         let key = statement.key(at: 0, kind: info.keyKind)
                         found[key] = try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key)

@@ -20,7 +20,7 @@ public final class DocumentStore: Sendable {
     let writer: any DatabaseWriter
     /// Collections known to exist, by name: saves a catalog look-up on every call.
     /// Filled only with committed state (see ``knownCollection(named:in:)``).
-    private let knownCollections = Mutex<[String: CollectionInfo]>([:])
+    private let knownCollections = Mutex(KnownCollections())
 
     /// Opens the store at `path`, creating the file if it does not exist.
     ///
@@ -118,7 +118,7 @@ public final class DocumentStore: Sendable {
                     return true
                 }
             }
-            knownCollections.withLock { _ = $0.removeValue(forKey: name) }
+            knownCollections.withLock { _ = $0.known.removeValue(forKey: name) }
             return existed
         }
     }
@@ -197,34 +197,44 @@ public final class DocumentStore: Sendable {
 
     /// The collection's catalog entry, or nil if it doesn't exist yet.
     func knownCollection(named name: String, in db: Database) throws -> CollectionInfo? {
-        if let info = knownCollections.withLock({ $0[name] }) { return info }
+        if let info = knownCollections.withLock({ $0.known[name] }) { return info }
         guard let info = try Catalog.collection(named: name, in: db) else { return nil }
-        remember(info, in: db)
+        knownCollections.withLock { state in
+            // A collection created by a transaction still open is not cached yet:
+            // that transaction may roll back.
+            if !state.pending.contains(name) { state.known[name] = info }
+        }
         return info
     }
 
     /// The collection's entry, creating the collection with keys of `kind` when it
-    /// does not exist. Must be called inside a transaction.
+    /// does not exist. Must be called inside a write transaction.
     func ensureCollection(named name: String, keyKind kind: KeyKind, in db: Database) throws -> CollectionInfo {
         if let info = try knownCollection(named: name, in: db) { return info }
         try CollectionName.validate(name)
         let info = CollectionInfo(name: name, keyKind: kind)
         try Catalog.createCollection(info, in: db)
-        remember(info, in: db)
+        // Cache the entry only once it is committed: a rolled-back creation must not
+        // leave the cache claiming a table that isn't there.
+        knownCollections.withLock { _ = $0.pending.insert(name) }
+        db.afterNextTransaction(
+            onCommit: { [self] _ in
+                knownCollections.withLock { state in
+                    state.pending.remove(name)
+                    state.known[name] = info
+                }
+            },
+            onRollback: { [self] _ in
+                knownCollections.withLock { _ = $0.pending.remove(name) }
+            })
         return info
     }
+}
 
-    /// Caches an entry only once it is committed: a rolled-back creation must not
-    /// leave the cache claiming a table that isn't there.
-    private func remember(_ info: CollectionInfo, in db: Database) {
-        if db.isInsideTransaction {
-            db.afterNextTransaction(onCommit: { [self] _ in
-                knownCollections.withLock { $0[info.name] = info }
-            })
-        } else {
-            knownCollections.withLock { $0[info.name] = info }
-        }
-    }
+/// The collections a store knows exist, and those created by transactions still open.
+struct KnownCollections {
+    var known: [String: CollectionInfo] = [:]
+    var pending: Set<String> = []
 }
 
 /// Runs an operation, turning GRDB's and SQLite's errors into ``DocStoreError``s that

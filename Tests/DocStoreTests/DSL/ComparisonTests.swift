@@ -54,10 +54,10 @@ extension DSLTests {
         }
 
         @Test func valuesWithoutJSONFormMakeTheQueryThrowWhenItRuns() throws {
-            let condition = DocumentCondition.all([Player.Fields(_path: .root).stats.battingAverage > .nan])
+            let condition = DocumentCondition.all([Ballplayer.Fields(_path: .root).stats.battingAverage > .nan])
             #expect(throws: DocStoreError.self) { try condition.condition() }
             let store = try DocumentStore.inMemory()
-            let query = store.collection(Player.self).filter { $0.stats.battingAverage == .infinity; $0.number == 2 }
+            let query = store.collection(Ballplayer.self, named: "players").filter { $0.stats.battingAverage == .infinity; $0.number == 2 }
             #expect {
                 try query.documentQuery()
             } throws: { error in
@@ -97,7 +97,7 @@ extension DSLTests {
             #expect(try ast { $0.agent.name.hasPrefix("S") }
                     == .string(path("agent", "name"), .hasPrefix, "S", caseInsensitive: false))
             // Through an optional document, fields are optional: `== nil` is available.
-            let field: DocumentField<String?> = Player.Fields(_path: .root).agent.name
+            let field: DocumentField<String?> = Ballplayer.Fields(_path: .root).agent.name
             #expect(field.fieldPath == path("agent", "name"))
         }
 

@@ -11,7 +11,7 @@ extension DSLTests {
     struct CompileTimeTests {
         @Test func aLongRealisticFilterBlockTypeChecksFast() throws {
             let store = try DocumentStore.inMemory()
-            let players = store.collection(Player.self)
+            let players = store.collection(Ballplayer.self, named: "players")
             let teams = store.collection(Team.self)
             let minimumAverage: Double? = 0.25
             let excludedTags = ["injured", "suspended"]

@@ -36,7 +36,7 @@ struct Game: Codable, Equatable {
 }
 
 @Document
-struct Player: Codable, Identifiable, Equatable {
+struct Ballplayer: Codable, Identifiable, Equatable {
     var id: Int
     var firstName: String
     var lastName: String
@@ -70,7 +70,7 @@ struct Renamed: Codable, Equatable {
     }
 }
 
-extension Player {
+extension Ballplayer {
     static let reference = Date(timeIntervalSinceReferenceDate: 100_000_000)
 
     init(id: Int, firstName: String, lastName: String, number: Int, teamId: Int, position: Position,
@@ -80,21 +80,34 @@ extension Player {
                   position: position, bats: .right, nickname: nickname, tags: tags,
                   stats: Stats(games: 100, hits: Int(average * 400), battingAverage: average, homeRuns: homeRuns),
                   agent: agent, games: games, extra: extra,
-                  debut: Player.reference.addingTimeInterval(Double(id) * 86_400),
+                  debut: Ballplayer.reference.addingTimeInterval(Double(id) * 86_400),
                   card: UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", id))")!)
     }
 }
 
 let samplePlayers = [
-    Player(id: 1, firstName: "David", lastName: "Ortiz", number: 34, teamId: 1, position: .designatedHitter,
+    Ballplayer(id: 1, firstName: "David", lastName: "Ortiz", number: 34, teamId: 1, position: .designatedHitter,
            nickname: "Big Papi", tags: ["captain", "slugger"], average: 0.286, homeRuns: 541,
            agent: Agent(name: "Fernando Cuza", phone: nil),
            games: [Game(opponent: "NYY", runs: 3), Game(opponent: "TB", runs: 0)], extra: ["rings": 3]),
-    Player(id: 2, firstName: "Mike", lastName: "Napoli", number: 12, teamId: 1, position: .firstBase,
+    Ballplayer(id: 2, firstName: "Mike", lastName: "Napoli", number: 12, teamId: 1, position: .firstBase,
            tags: ["injured"], average: 0.246, games: [Game(opponent: "BAL", runs: 1)]),
-    Player(id: 3, firstName: "Dustin", lastName: "Pedroia", number: 15, teamId: 1, position: .secondBase,
+    Ballplayer(id: 3, firstName: "Dustin", lastName: "Pedroia", number: 15, teamId: 1, position: .secondBase,
            nickname: "Laser Show", tags: [], average: 0.299, homeRuns: 140, extra: ["rings": 2, "mvp": 1]),
-    Player(id: 4, firstName: "Xander", lastName: "Bogaerts", number: 2, teamId: 1, position: .shortstop,
+    Ballplayer(id: 4, firstName: "Xander", lastName: "Bogaerts", number: 2, teamId: 1, position: .shortstop,
            tags: ["rookie"], average: 0.292,
            games: [Game(opponent: "NYY", runs: 2), Game(opponent: "TOR", runs: 4)]),
 ]
+
+/// `Team` (declared by the README's usage code) has no `@Document`: its fields are
+/// written by hand, as for any model without the macro.
+extension Team: QueryableDocument {
+    struct Fields: DocumentFieldSet {
+        let _path: FieldPath
+        init(_path: FieldPath) { self._path = _path }
+        var id: DocumentField<Int> { DocumentField(_path.appending("id")) }
+        var city: DocumentField<String> { DocumentField(_path.appending("city")) }
+        var nickName: DocumentField<String> { DocumentField(_path.appending("nickName")) }
+        var abbreviation: DocumentField<String> { DocumentField(_path.appending("abbreviation")) }
+    }
+}

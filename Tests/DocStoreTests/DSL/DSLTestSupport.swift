@@ -4,7 +4,7 @@ import Testing
 
 /// The AST condition a filter block builds for model `M`.
 func ast<M: QueryableDocument>(
-    _ model: M.Type = Player.self, @ConditionBuilder<M.Fields> _ body: (M.Fields) -> [DocumentCondition]
+    _ model: M.Type = Ballplayer.self, @ConditionBuilder<M.Fields> _ body: (M.Fields) -> [DocumentCondition]
 ) throws -> Condition {
     try DocumentCondition.all(body(M.Fields(_path: .root))).condition()
 }

@@ -6,12 +6,12 @@ extension DSLTests {
     @Suite("Typed queries build the AST")
     struct QueryBuildingTests {
         let store: DocumentStore
-        let players: DocumentCollection<Player>
+        let players: DocumentCollection<Ballplayer>
         let teams: DocumentCollection<Team>
 
         init() throws {
             store = try DocumentStore.inMemory()
-            players = store.collection(Player.self)
+            players = store.collection(Ballplayer.self, named: "players")
             teams = store.collection(Team.self)
         }
 

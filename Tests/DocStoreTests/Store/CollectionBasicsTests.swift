@@ -138,3 +138,17 @@ struct CollectionBasicsTests {
         #expect(try store.collections().isEmpty)
     }
 }
+
+@Suite("Reading many keys at once")
+struct ManyKeysTests {
+    @Test(arguments: [1, 3, 4, 5, 511, 512, 513, 1500])
+    func getManyKeysReturnsEveryStoredOneInTheGivenOrder(count: Int) throws {
+        let store = try DocumentStore.inMemory()
+        let notes = store.collection(named: "notes")
+        try notes.insert(contentsOf: (1...2000).map { ["id": .integer(Int64($0)), "n": .integer(Int64($0 * 10))] })
+        // Every third key is missing; the rest come back in the order asked.
+        let asked = (0..<count).map { i -> Int in i % 3 == 2 ? 5000 + i : 2000 - i }
+        let found = try notes.get(asked)
+        #expect(found.map { $0["id"] } == asked.filter { $0 <= 2000 }.map { .integer(Int64($0)) })
+    }
+}

@@ -1,13 +1,7 @@
 import Foundation
 @testable import DocStore
 
-@Document
-struct Team: Codable, Identifiable, Equatable {
-    var id: Int
-    var city: String
-    var nickName: String
-    var abbreviation: String
-}
+// `Team` is defined by the README's usage code, in ReadmeUsageTests.swift.
 
 struct Note: Codable, Equatable {
     var text: String

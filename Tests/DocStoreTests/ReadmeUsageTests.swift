@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import DocStore
+
+// The README's "Using DocStore from Swift" section is this code, character for
+// character (the test below compares them), so the README always compiles.
+
+// README-USAGE-BEGIN
+struct Team: Codable, Identifiable, Equatable {
+    var id: Int
+    var city: String
+    var nickName: String
+    var abbreviation: String
+}
+
+struct Settings: Codable {
+    var favoriteTeam: Int
+}
+
+func tour(storePath: String) throws {
+    let store = try DocumentStore(path: storePath)    // or DocumentStore.inMemory()
+    let teams = store.collection(Team.self)            // the "teams" collection
+
+    try teams.insert(Team(id: 1, city: "Boston", nickName: "Red Sox", abbreviation: "BOS"))
+    try teams.insert(contentsOf: [                     // one transaction
+        Team(id: 2, city: "Baltimore", nickName: "Orioles", abbreviation: "BAL"),
+        Team(id: 3, city: "Tampa Bay", nickName: "Rays", abbreviation: "TB"),
+    ])
+    let boston = try teams.get(1)                      // Team? (nil when absent)
+    print(boston?.nickName ?? "no team 1")
+
+    try teams.update(1) { $0.nickName = "Sox" }        // atomic read-modify-write
+    try teams.save(Team(id: 4, city: "Toronto", nickName: "Blue Jays", abbreviation: "TOR"))  // upsert
+    try teams.delete(3)
+    print(try teams.count())                           // 3
+
+    try teams.forEach { team in                        // streams: flat memory
+        print(team.city)
+    }
+
+    try store.write { tx in                            // atomic across collections
+        try tx.collection(Team.self).update(4) { $0.abbreviation = "TBJ" }
+        try tx.values.set(Settings(favoriteTeam: 1), forKey: "settings")
+    }                                                  // a thrown error rolls it all back
+
+    let settings: Settings? = try store.values.get("settings")
+    print(settings?.favoriteTeam ?? 0)
+
+    let raw = store.collection(named: "teams")         // the same documents, untyped
+    print(try raw.get(1)?["nickName"] ?? "none")       // "Sox"
+}
+// README-USAGE-END
+
+@Suite("README")
+struct ReadmeUsageTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theUsageSectionIsTheCompiledCode() throws {
+        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let compiled = try #require(section(of: source, from: "// README-USAGE-BEGIN\n", to: "// README-USAGE-END"))
+        let shown = try #require(section(of: readme, from: "<!-- usage -->\n```swift\n", to: "```"))
+        #expect(shown == compiled)
+    }
+
+    @Test func theUsageCodeRuns() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("baseball.sqlite").path
+        try tour(storePath: path)
+        let teams = try DocumentStore(path: path).collection(Team.self)
+        #expect(try teams.keys() == [1, 2, 4].map { DocumentKey.integer($0) })
+        #expect(try teams.get(1)?.nickName == "Sox")
+        #expect(try teams.get(4)?.abbreviation == "TBJ")
+    }
+
+    private func section(of text: String, from start: String, to end: String) -> String? {
+        guard let startRange = text.range(of: start),
+              let endRange = text.range(of: end, range: startRange.upperBound..<text.endIndex) else { return nil }
+        return String(text[startRange.upperBound..<endRange.lowerBound])
+    }
+}
