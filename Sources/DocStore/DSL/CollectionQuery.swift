@@ -48,15 +48,6 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
         filter(DocumentCondition.all(body(Model.Fields(_path: .root))))
     }
 
-    /// The documents that satisfy every line of `body` too, for blocks that don't
-    /// use `$0` themselves: `filter { AnyOf { $0.number == 2; $0.number == 34 } }`
-    /// (there `$0` belongs to ``AnyOf``'s closure, and is the same fields).
-    public func filter(
-        @ConditionBuilder<Model.Fields> _ body: () -> [DocumentCondition]
-    ) -> CollectionQuery {
-        filter(DocumentCondition.all(body()))
-    }
-
     /// The documents that satisfy `condition` too.
     public func filter(_ condition: DocumentCondition) -> CollectionQuery {
         var copy = self
@@ -126,14 +117,6 @@ extension DocumentCollection where Model: QueryableDocument {
     ///     let found = try players.filter { $0.teamId == 1; $0.number >= 10 }.fetch()
     public func filter(
         @ConditionBuilder<Model.Fields> _ body: (Model.Fields) -> [DocumentCondition]
-    ) -> CollectionQuery<Model> {
-        query.filter(body)
-    }
-
-    /// The documents that satisfy every line of `body`, for blocks that don't use
-    /// `$0` themselves: `players.filter { AnyOf { $0.number == 2; $0.number == 34 } }`.
-    public func filter(
-        @ConditionBuilder<Model.Fields> _ body: () -> [DocumentCondition]
     ) -> CollectionQuery<Model> {
         query.filter(body)
     }

@@ -54,7 +54,12 @@ public enum ConditionBuilder<Fields: DocumentFieldSet> {
 }
 
 /// A block of conditions combined into one: ``AnyOf``, ``AllOf``, ``Not``.
-/// Inside a filter block, its closure receives the same fields as the block's `$0`.
+///
+/// Inside a filter block, the group's closure receives the same fields as the
+/// block: `$0` in `AnyOf { $0.number == 2 }` is the group's own parameter (Swift
+/// gives each closure its own `$0`), and it is the same fields. A block whose
+/// only line is a group must name or ignore its own parameter:
+/// `filter { _ in AnyOf { … } }`.
 public protocol ConditionGroup {
     /// The fields the group's closure receives.
     associatedtype Fields: DocumentFieldSet
@@ -75,12 +80,6 @@ public struct AnyOf<Fields: DocumentFieldSet>: ConditionGroup {
     public init(@ConditionBuilder<Fields> _ body: (Fields) -> [DocumentCondition]) {
         condition = .any(body(Fields(_path: .root)))
     }
-
-    /// The block's lines, ORed, for blocks that name their parameter
-    /// (`filter { player in AnyOf { player.number == 2 } }`).
-    public init(@ConditionBuilder<Fields> _ body: () -> [DocumentCondition]) {
-        condition = .any(body())
-    }
 }
 
 /// True when every line of the block is (AND), as the lines of a filter block
@@ -92,11 +91,6 @@ public struct AllOf<Fields: DocumentFieldSet>: ConditionGroup {
     public init(@ConditionBuilder<Fields> _ body: (Fields) -> [DocumentCondition]) {
         condition = .all(body(Fields(_path: .root)))
     }
-
-    /// The block's lines, ANDed, for blocks that name their parameter.
-    public init(@ConditionBuilder<Fields> _ body: () -> [DocumentCondition]) {
-        condition = .all(body())
-    }
 }
 
 /// True when the lines of the block, ANDed, are not: `Not { $0.tags.contains("injured") }`.
@@ -106,10 +100,5 @@ public struct Not<Fields: DocumentFieldSet>: ConditionGroup {
     /// The opposite of the block's lines, ANDed; `$0` is the enclosing block's fields.
     public init(@ConditionBuilder<Fields> _ body: (Fields) -> [DocumentCondition]) {
         condition = !.all(body(Fields(_path: .root)))
-    }
-
-    /// The opposite of the block's lines, ANDed, for blocks that name their parameter.
-    public init(@ConditionBuilder<Fields> _ body: () -> [DocumentCondition]) {
-        condition = !.all(body())
     }
 }

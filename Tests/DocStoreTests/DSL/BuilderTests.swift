@@ -29,7 +29,9 @@ extension DSLTests {
         }
 
         @Test func groupsInBlocksWithNamedParameters() throws {
-            #expect(try ast { player in AnyOf { player.teamId == 1; player.number == 2 } }
+            #expect(try ast { player in player.teamId == 1; AnyOf { p in p.number == 2; p.number == 3 } }
+                    == .and([.compare(teamId, .equal, 1), .or([.compare(number, .equal, 2), .compare(number, .equal, 3)])]))
+            #expect(try ast { _ in AnyOf { $0.teamId == 1; $0.number == 2 } }
                     == .or([.compare(teamId, .equal, 1), .compare(number, .equal, 2)]))
         }
 

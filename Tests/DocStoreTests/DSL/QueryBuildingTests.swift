@@ -28,9 +28,9 @@ extension DSLTests {
         }
 
         @Test func blocksThatOnlyHoldAGroup() throws {
-            #expect(try players.filter { AnyOf { $0.number == 2; $0.number == 34 } }.documentQuery().condition
+            #expect(try players.filter { _ in AnyOf { $0.number == 2; $0.number == 34 } }.documentQuery().condition
                     == .or([.compare(path("number"), .equal, 2), .compare(path("number"), .equal, 34)]))
-            #expect(try players.filter { Not { $0.tags.isEmpty } }.documentQuery().condition
+            #expect(try players.filter { _ in Not { $0.tags.isEmpty } }.documentQuery().condition
                     == .not(.arrayCount(path("tags"), .equal, 0)))
         }
 
@@ -79,6 +79,12 @@ extension DSLTests {
                 guard case .invalidQuery(let collection, _)? = error as? DocStoreError else { return false }
                 return collection == "players"
             }
+        }
+
+        @Test func indexPaths() throws {
+            #expect(DocumentCollection<Ballplayer>.paths(\.teamId) == [path("teamId")])
+            #expect(DocumentCollection<Ballplayer>.paths(\.lastName, \.stats.battingAverage, \.extra["rings"])
+                    == [path("lastName"), path("stats", "battingAverage"), path("extra", "rings")])
         }
 
         @Test func untypedCollectionsQueryByName() throws {
