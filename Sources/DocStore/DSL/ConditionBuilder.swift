@@ -19,35 +19,43 @@
 /// `false`), so it is neutral inside ``AnyOf`` as well as in a filter.
 @resultBuilder
 public enum ConditionBuilder<Fields: DocumentFieldSet> {
+    /// A line that is a condition.
     public static func buildExpression(_ condition: DocumentCondition) -> [DocumentCondition] {
         [condition]
     }
 
+    /// A line that is a group: ``AnyOf``, ``AllOf`` or ``Not``.
     public static func buildExpression<Group: ConditionGroup>(_ group: Group) -> [DocumentCondition]
     where Group.Fields == Fields {
         [group.condition]
     }
 
+    /// The lines of a block, in order.
     public static func buildBlock(_ lines: [DocumentCondition]...) -> [DocumentCondition] {
         lines.flatMap { $0 }
     }
 
+    /// An `if` without `else`: no line when the condition is false.
     public static func buildOptional(_ lines: [DocumentCondition]?) -> [DocumentCondition] {
         lines ?? []
     }
 
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first lines: [DocumentCondition]) -> [DocumentCondition] {
         lines
     }
 
+    /// The other branch of an `if`/`else` or `switch`.
     public static func buildEither(second lines: [DocumentCondition]) -> [DocumentCondition] {
         lines
     }
 
+    /// The lines of every iteration of a `for` loop.
     public static func buildArray(_ lines: [[DocumentCondition]]) -> [DocumentCondition] {
         lines.flatMap { $0 }
     }
 
+    /// Lines inside `if #available`.
     public static func buildLimitedAvailability(_ lines: [DocumentCondition]) -> [DocumentCondition] {
         lines
     }
@@ -74,6 +82,7 @@ public protocol ConditionGroup {
 ///         $0.lastName.hasPrefix("Ped")
 ///     }
 public struct AnyOf<Fields: DocumentFieldSet>: ConditionGroup {
+    /// The combined condition.
     public let condition: DocumentCondition
 
     /// The block's lines, ORed; `$0` is the enclosing block's fields.
@@ -85,6 +94,7 @@ public struct AnyOf<Fields: DocumentFieldSet>: ConditionGroup {
 /// True when every line of the block is (AND), as the lines of a filter block
 /// are; true for an empty block. Useful inside ``AnyOf``.
 public struct AllOf<Fields: DocumentFieldSet>: ConditionGroup {
+    /// The combined condition.
     public let condition: DocumentCondition
 
     /// The block's lines, ANDed; `$0` is the enclosing block's fields.
@@ -95,6 +105,7 @@ public struct AllOf<Fields: DocumentFieldSet>: ConditionGroup {
 
 /// True when the lines of the block, ANDed, are not: `Not { $0.tags.contains("injured") }`.
 public struct Not<Fields: DocumentFieldSet>: ConditionGroup {
+    /// The combined condition.
     public let condition: DocumentCondition
 
     /// The opposite of the block's lines, ANDed; `$0` is the enclosing block's fields.

@@ -65,8 +65,10 @@ extension DocumentFieldSet {
 ///     try players.filter { $0.stats.battingAverage >= 0.3 }.count()
 @dynamicMemberLookup
 public struct DynamicFields: DocumentFieldSet {
+    /// The path the fields are relative to.
     public let _path: FieldPath
 
+    /// Fields rooted at `_path`.
     public init(_path: FieldPath) {
         self._path = _path
     }
@@ -79,5 +81,6 @@ public struct DynamicFields: DocumentFieldSet {
 
 /// Untyped collections (`store.collection(named:)`) are queried with ``DynamicFields``.
 extension JSONValue: QueryableDocument {
+    /// Untyped documents have untyped fields.
     public typealias Fields = DynamicFields
 }

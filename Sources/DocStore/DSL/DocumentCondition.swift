@@ -123,6 +123,7 @@ extension DocumentCondition {
 }
 
 extension DocumentCondition: CustomStringConvertible {
+    /// The AST condition, or why it could not be built.
     public var description: String {
         switch storage {
         case .valid(let condition): String(describing: condition)

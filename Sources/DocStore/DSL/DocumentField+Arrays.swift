@@ -7,10 +7,12 @@ public protocol DocumentArrayValue {
 }
 
 extension Array: DocumentArrayValue {
+    /// The array's element type.
     public typealias DocumentElement = Element
 }
 
 extension Optional: DocumentArrayValue where Wrapped: DocumentArrayValue {
+    /// The wrapped array's element type.
     public typealias DocumentElement = Wrapped.DocumentElement
 }
 

@@ -52,6 +52,7 @@ public protocol OptionalDocumentValue {
 }
 
 extension Optional: OptionalDocumentValue where Wrapped: QueryableDocument {
+    /// The wrapped document's fields.
     public typealias WrappedDocumentFields = Wrapped.Fields
 }
 

@@ -3,30 +3,37 @@
 /// Documents that tie on every key come in key order, so results are stable.
 @resultBuilder
 public enum SortBuilder<Fields: DocumentFieldSet> {
+    /// A field alone on its line: sorted ascending.
     public static func buildExpression<Value>(_ field: DocumentField<Value>) -> [SortKey] {
         [SortKey(field.fieldPath)]
     }
 
+    /// A sort key: `$0.number.descending`.
     public static func buildExpression(_ key: SortKey) -> [SortKey] {
         [key]
     }
 
+    /// The keys of a block, in order.
     public static func buildBlock(_ keys: [SortKey]...) -> [SortKey] {
         keys.flatMap { $0 }
     }
 
+    /// An `if` without `else`: no key when the condition is false.
     public static func buildOptional(_ keys: [SortKey]?) -> [SortKey] {
         keys ?? []
     }
 
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first keys: [SortKey]) -> [SortKey] {
         keys
     }
 
+    /// The other branch of an `if`/`else` or `switch`.
     public static func buildEither(second keys: [SortKey]) -> [SortKey] {
         keys
     }
 
+    /// The keys of every iteration of a `for` loop.
     public static func buildArray(_ keys: [[SortKey]]) -> [SortKey] {
         keys.flatMap { $0 }
     }

@@ -23,26 +23,32 @@ public struct DocumentFieldUpdate: Sendable {
 ///     }
 @resultBuilder
 public enum UpdateBuilder<Fields: DocumentFieldSet> {
+    /// A line that is a change.
     public static func buildExpression(_ update: DocumentFieldUpdate) -> [DocumentFieldUpdate] {
         [update]
     }
 
+    /// The changes of a block, in order.
     public static func buildBlock(_ updates: [DocumentFieldUpdate]...) -> [DocumentFieldUpdate] {
         updates.flatMap { $0 }
     }
 
+    /// An `if` without `else`: no change when the condition is false.
     public static func buildOptional(_ updates: [DocumentFieldUpdate]?) -> [DocumentFieldUpdate] {
         updates ?? []
     }
 
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first updates: [DocumentFieldUpdate]) -> [DocumentFieldUpdate] {
         updates
     }
 
+    /// The other branch of an `if`/`else` or `switch`.
     public static func buildEither(second updates: [DocumentFieldUpdate]) -> [DocumentFieldUpdate] {
         updates
     }
 
+    /// The changes of every iteration of a `for` loop.
     public static func buildArray(_ updates: [[DocumentFieldUpdate]]) -> [DocumentFieldUpdate] {
         updates.flatMap { $0 }
     }
