@@ -88,6 +88,10 @@ enum Catalog {
         try db.execute(
             sql: "INSERT INTO \(collectionsTable) (name, key_kind) VALUES (?, ?)",
             arguments: [info.name, info.keyKind.rawValue])
+        // Indexes declared before the collection's first document.
+        for index in try indexes(of: info.name, in: db) {
+            try db.execute(sql: try IndexSQL.create(index))
+        }
     }
 
     static func dropCollection(named name: String, in db: Database) throws {

@@ -50,7 +50,7 @@ extension DocumentCollection {
                     let statement = try RawStatement(db, sql: sql.upsert)
                     defer { statement.finish() }
                     statement.bind(key, at: 1)
-                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key) }
+                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key, in: db) }
                 }
             }
         }
@@ -89,7 +89,7 @@ extension DocumentCollection {
                     let statement = try RawStatement(db, sql: sql.replaceBody)
                     defer { statement.finish() }
                     statement.bind(key, at: 2)
-                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: key) }
+                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: key, in: db) }
                     return model
                 }
             }
@@ -148,12 +148,12 @@ extension DocumentCollection {
                 let statement = try RawStatement(db, sql: sql.insert)
                 defer { statement.finish() }
                 statement.bind(key, at: 1)
-                try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key) }
+                try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key, in: db) }
                 return key
             }
             let statement = try RawStatement(db, sql: sql.insertGenerated)
             defer { statement.finish() }
-            try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: nil) }
+            try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: nil, in: db) }
             return .integer(db.lastInsertedRowID)
         }
     }
@@ -203,7 +203,7 @@ extension DocumentCollection {
     }
 
     /// Steps a write statement, naming the collection and key in constraint errors.
-    func step(_ statement: RawStatement, key: DocumentKey?) throws {
+    func step(_ statement: RawStatement, key: DocumentKey?, in db: Database) throws {
         do {
             try statement.step()
         } catch let failure {
@@ -211,14 +211,20 @@ extension DocumentCollection {
                 throw DocStoreError.duplicateKey(collection: name, key: key)
             }
             if failure.isUniqueViolation {
-                throw try uniqueViolation(failure, key: key)
+                throw uniqueViolation(failure, key: key, in: db)
             }
             throw DocStoreError.database(message: failure.message, collection: name)
         }
     }
 
-    /// Hook for unique indexes (named in the catalog); see `Indexes`.
-    func uniqueViolation(_ failure: SQLiteFailure, key: DocumentKey?) throws -> DocStoreError {
-        .uniqueConstraint(collection: name, fields: [failure.message], key: key)
+    /// The error for a unique index violation, naming the index's fields as the
+    /// catalog records them. SQLite names the index in its message:
+    /// `UNIQUE constraint failed: index 'docstore_ix_3'`.
+    func uniqueViolation(_ failure: SQLiteFailure, key: DocumentKey?, in db: Database) -> DocStoreError {
+        let parts = failure.message.split(separator: "'", omittingEmptySubsequences: false)
+        if parts.count >= 2, let index = try? Catalog.index(named: String(parts[1]), in: db) {
+            return .uniqueConstraint(collection: name, fields: index.fields.map(\.description), key: key)
+        }
+        return .uniqueConstraint(collection: name, fields: [failure.message], key: key)
     }
 }
