@@ -53,7 +53,7 @@ extension CollectionQuery {
     ///
     /// A block without changes changes nothing and returns 0.
     ///
-    /// - Throws: ``DocStoreError/invalidQuery(collection:reason:)`` when a value has
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` when a value has
     ///   no JSON form.
     @discardableResult
     public func update(

@@ -24,11 +24,11 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
 
     /// The AST of the query, as the collection's execution methods take it.
     ///
-    /// - Throws: ``DocStoreError/invalidQuery(collection:reason:)`` when a value of
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` when a value of
     ///   the query has no JSON form.
     public func documentQuery() throws -> DocumentQuery {
         if let invalid {
-            throw DocStoreError.invalidQuery(collection: collection.name, reason: invalid.reason)
+            throw invalid.error(collection: collection.name)
         }
         return query
     }
@@ -89,7 +89,7 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
             switch change.result {
             case .success(let update): return update
             case .failure(let failure):
-                throw DocStoreError.invalidQuery(collection: collection.name, reason: failure.reason)
+                throw failure.error(collection: collection.name)
             }
         }
     }

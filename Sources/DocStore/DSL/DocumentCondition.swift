@@ -4,14 +4,14 @@
 /// Building a condition never throws: when a value can't be turned into JSON (a
 /// `Double.nan`, a value whose `encode(to:)` throws) or a construct can't be
 /// expressed, the condition remembers why, and the query that uses it throws
-/// ``DocStoreError/invalidQuery(collection:reason:)`` when it runs.
+/// ``DocStoreError/invalidQuery(collection:field:reason:)`` when it runs.
 ///
 /// Combine conditions with `&&`, `||` and `!`, or with the lines of a filter
 /// block (ANDed), ``AnyOf``, ``AllOf`` and ``Not``.
 public struct DocumentCondition: Sendable {
     enum Storage: Sendable, Hashable {
         case valid(Condition)
-        case invalid(reason: String)
+        case invalid(InvalidQuery)
     }
 
     let storage: Storage
@@ -21,18 +21,15 @@ public struct DocumentCondition: Sendable {
         storage = .valid(condition)
     }
 
-    init(invalid reason: String) {
-        storage = .invalid(reason: reason)
+    init(invalid: InvalidQuery) {
+        storage = .invalid(invalid)
     }
 
-    /// The AST condition.
-    ///
-    /// - Throws: ``DocStoreError/invalidQuery(collection:reason:)`` when the
-    ///   condition could not be built.
-    public func condition() throws -> Condition {
+    /// The AST condition, or why it could not be built.
+    func condition() throws(InvalidQuery) -> Condition {
         switch storage {
         case .valid(let condition): return condition
-        case .invalid(let reason): throw DocStoreError.invalidQuery(collection: nil, reason: reason)
+        case .invalid(let invalid): throw invalid
         }
     }
 
@@ -40,7 +37,7 @@ public struct DocumentCondition: Sendable {
     var result: Result<Condition, InvalidQuery> {
         switch storage {
         case .valid(let condition): .success(condition)
-        case .invalid(let reason): .failure(InvalidQuery(reason: reason))
+        case .invalid(let invalid): .failure(invalid)
         }
     }
 
@@ -95,9 +92,15 @@ public struct DocumentCondition: Sendable {
 }
 
 /// Why a typed query could not be built; thrown as
-/// ``DocStoreError/invalidQuery(collection:reason:)`` when the query runs.
+/// ``DocStoreError/invalidQuery(collection:field:reason:)`` when the query runs.
 struct InvalidQuery: Error, Hashable, Sendable {
     var reason: String
+    var field: FieldPath?
+
+    /// The error a query on `collection` throws.
+    func error(collection: String) -> DocStoreError {
+        .invalidQuery(collection: collection, field: field?.description, reason: reason)
+    }
 }
 
 // MARK: Logical operators
@@ -127,7 +130,7 @@ extension DocumentCondition: CustomStringConvertible {
     public var description: String {
         switch storage {
         case .valid(let condition): String(describing: condition)
-        case .invalid(let reason): "invalid condition: \(reason)"
+        case .invalid(let invalid): "invalid condition: \(invalid.reason)"
         }
     }
 }

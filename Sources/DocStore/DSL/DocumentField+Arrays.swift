@@ -19,9 +19,9 @@ extension Optional: DocumentArrayValue where Wrapped: DocumentArrayValue {
 extension DocumentField where Value: DocumentArrayValue, Value.DocumentElement: Encodable & Equatable {
     /// The array has an element equal to `element`: `$0.tags.contains("captain")`.
     public func contains(_ element: Value.DocumentElement) -> DocumentCondition {
-        switch QueryValue.encode(element) {
+        switch QueryValue.encode(element, for: fieldPath) {
         case .success(let json): DocumentCondition(.arrayContains(fieldPath, json))
-        case .failure(let failure): DocumentCondition(invalid: failure.reason)
+        case .failure(let failure): DocumentCondition(invalid: failure)
         }
     }
 }

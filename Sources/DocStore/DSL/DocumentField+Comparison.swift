@@ -13,7 +13,7 @@ extension DocumentField where Value: Encodable & Equatable {
         switch QueryValue.scalar(value, for: field.fieldPath) {
         case .success(.null): DocumentCondition(.isNull(field.fieldPath))
         case .success(let json): DocumentCondition(.compare(field.fieldPath, .equal, json))
-        case .failure(let failure): DocumentCondition(invalid: failure.reason)
+        case .failure(let failure): DocumentCondition(invalid: failure)
         }
     }
 
@@ -24,7 +24,7 @@ extension DocumentField where Value: Encodable & Equatable {
         switch QueryValue.scalar(value, for: field.fieldPath) {
         case .success(.null): DocumentCondition(.not(.isNull(field.fieldPath)))
         case .success(let json): DocumentCondition(.compare(field.fieldPath, .notEqual, json))
-        case .failure(let failure): DocumentCondition(invalid: failure.reason)
+        case .failure(let failure): DocumentCondition(invalid: failure)
         }
     }
 
@@ -37,7 +37,7 @@ extension DocumentField where Value: Encodable & Equatable {
             switch QueryValue.scalar(value, for: fieldPath) {
             case .success(.null): matchesNull = true
             case .success(let json): jsonValues.append(json)
-            case .failure(let failure): return DocumentCondition(invalid: failure.reason)
+            case .failure(let failure): return DocumentCondition(invalid: failure)
             }
         }
         let isIn = Condition.isIn(fieldPath, jsonValues)
@@ -51,7 +51,7 @@ extension DocumentField {
     ///     $0.teamId.in(teams.filter { $0.city == "Boston" })
     ///
     /// Runs as one statement with a subquery. The subquery can't have a limit or
-    /// an offset (the query then throws ``DocStoreError/invalidQuery(collection:reason:)``).
+    /// an offset (the query then throws ``DocStoreError/invalidQuery(collection:field:reason:)``).
     public func `in`<Other>(_ query: CollectionQuery<Other>) -> DocumentCondition {
         subquery(query, field: nil)
     }
@@ -68,7 +68,7 @@ extension DocumentField {
     private func subquery<Other>(_ query: CollectionQuery<Other>, field: FieldPath?) -> DocumentCondition {
         switch query.subquery(selecting: field) {
         case .success(let subquery): DocumentCondition(.isInSubquery(fieldPath, subquery))
-        case .failure(let failure): DocumentCondition(invalid: failure.reason)
+        case .failure(let failure): DocumentCondition(invalid: failure)
         }
     }
 }
@@ -126,7 +126,7 @@ extension DocumentField {
         switch QueryValue.scalar(value, for: fieldPath) {
         case .success(.null): DocumentCondition(.or([]))   // nothing is ordered against nil
         case .success(let json): DocumentCondition(.compare(fieldPath, op, json))
-        case .failure(let failure): DocumentCondition(invalid: failure.reason)
+        case .failure(let failure): DocumentCondition(invalid: failure)
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// raw value, a `Date` or a `UUID` its stored form.
 enum QueryValue {
     /// The JSON form of `value`, or why it has none.
-    static func encode<Value: Encodable>(_ value: Value) -> Result<JSONValue, InvalidQuery> {
+    static func encode<Value: Encodable>(_ value: Value, for path: FieldPath) -> Result<JSONValue, InvalidQuery> {
         switch value {
         case let json as JSONValue: return .success(json)
         case let string as String: return .success(.string(string))
@@ -16,16 +16,16 @@ enum QueryValue {
         do {
             return .success(try DocumentCodec.encodeValue(value))
         } catch {
-            return .failure(InvalidQuery(reason: "cannot use \(value) in a query: \(error)"))
+            return .failure(InvalidQuery(reason: "cannot use \(value) in a query: \(error)", field: path))
         }
     }
 
     /// The JSON form of a value that a comparison needs to be a scalar.
     static func scalar<Value: Encodable>(_ value: Value, for path: FieldPath) -> Result<JSONValue, InvalidQuery> {
-        encode(value).flatMap { json in
+        encode(value, for: path).flatMap { json in
             switch json {
             case .array, .object:
-                .failure(InvalidQuery(reason: "\(path) is compared with \(json.typeName) \(value); compare its members instead"))
+                .failure(InvalidQuery(reason: "compared with \(json.typeName) \(value); compare its members instead", field: path))
             default:
                 .success(json)
             }
@@ -38,7 +38,7 @@ enum QueryValue {
     ) -> DocumentCondition {
         switch scalar(value, for: path) {
         case .success(let json): DocumentCondition(make(json))
-        case .failure(let failure): DocumentCondition(invalid: failure.reason)
+        case .failure(let failure): DocumentCondition(invalid: failure)
         }
     }
 }

@@ -58,14 +58,14 @@ extension DocumentField where Value: Encodable {
     /// Sets the field to `value`, creating it when missing; `set(to: nil)` on an
     /// optional field stores `null`.
     public func set(to value: Value) -> DocumentFieldUpdate {
-        DocumentFieldUpdate(QueryValue.encode(value).map { .set(fieldPath, $0) })
+        DocumentFieldUpdate(QueryValue.encode(value, for: fieldPath).map { .set(fieldPath, $0) })
     }
 }
 
 extension DocumentField where Value: Numeric & Encodable {
     /// Adds `amount` to the number: `$0.stats.hits.increment(by: 1)`.
     public func increment(by amount: Value) -> DocumentFieldUpdate {
-        DocumentFieldUpdate(QueryValue.encode(amount).map { .increment(fieldPath, $0) })
+        DocumentFieldUpdate(QueryValue.encode(amount, for: fieldPath).map { .increment(fieldPath, $0) })
     }
 }
 

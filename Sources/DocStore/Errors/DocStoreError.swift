@@ -50,10 +50,6 @@ public enum DocStoreError: Error, Sendable {
     case invalidUpdate(collection: String, field: String, key: DocumentKey, reason: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
-    /// A typed query could not be built: one of its values has no JSON form (a
-    /// `Double.nan`…), or it uses a construct that can't be expressed (a subquery
-    /// with a limit…). Nothing was run.
-    case invalidQuery(collection: String?, reason: String)
 }
 
 extension DocStoreError: CustomStringConvertible {
@@ -97,8 +93,6 @@ extension DocStoreError: CustomStringConvertible {
             return "cannot update field \(field) of document \(key) in collection \(Self.name(collection)): \(reason); nothing was changed"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
-        case let .invalidQuery(collection, reason):
-            return "invalid query\(collection.map { " on collection \(Self.name($0))" } ?? ""): \(reason)"
         }
     }
 

@@ -85,7 +85,7 @@ extension Ballplayer {
     }
 }
 
-let samplePlayers = [
+let sampleBallplayers = [
     Ballplayer(id: 1, firstName: "David", lastName: "Ortiz", number: 34, teamId: 1, position: .designatedHitter,
            nickname: "Big Papi", tags: ["captain", "slugger"], average: 0.286, homeRuns: 541,
            agent: Agent(name: "Fernando Cuza", phone: nil),

@@ -4,7 +4,7 @@ import Testing
 
 extension DSLTests {
     /// Typed queries run on an in-memory store seeded with the Teams/Players example.
-    @Suite("Typed queries run", .disabled("needs the execution API from main; see ExecutionAPIStubs.swift"))
+    @Suite("Typed queries run")
     struct EndToEndTests {
         let store: DocumentStore
         let teams: DocumentCollection<Team>
@@ -20,7 +20,7 @@ extension DSLTests {
                 Team(id: 3, city: "Tampa Bay", nickName: "Rays", abbreviation: "TB"),
                 Team(id: 4, city: "Toronto", nickName: "Blue Jays", abbreviation: "TOR"),
             ])
-            try players.insert(contentsOf: samplePlayers)
+            try players.insert(contentsOf: sampleBallplayers)
         }
 
         @Test func theIssueExample() throws {
@@ -80,7 +80,7 @@ extension DSLTests {
             #expect(try players.filter { $0.tags.isEmpty }.fetch().map(\.id) == [3])
             #expect(try players.filter { $0.bats == .right }.count() == 4)
             #expect(try players.filter { $0.debut > Ballplayer.reference.addingTimeInterval(2.5 * 86_400) }.count() == 2)
-            #expect(try players.filter { $0.card == samplePlayers[1].card }.fetch().map(\.id) == [2])
+            #expect(try players.filter { $0.card == sampleBallplayers[1].card }.fetch().map(\.id) == [2])
             #expect(try players.filter { $0.lastName.hasPrefix("ped", caseInsensitive: true) }.count() == 1)
             #expect(try players.filter { $0.lastName.hasPrefix("ped") }.count() == 0)
         }
@@ -115,18 +115,31 @@ extension DSLTests {
             let traded = try players.filter { $0.teamId == 2 }.sorted { $0.id }.fetch()
             #expect(traded.map(\.id) == [2, 4])
             #expect(traded.map(\.nickname) == ["Traded", "Traded"])
-            #expect(traded.map(\.stats.hits) == samplePlayers.filter { $0.number < 13 }.map { $0.stats.hits + 10 })
+            #expect(traded.map(\.stats.hits) == sampleBallplayers.filter { $0.number < 13 }.map { $0.stats.hits + 10 })
             #expect(try players.delete { $0.teamId == 2 } == 2)
             #expect(try players.count() == 2)
         }
 
         @Test func indexes() throws {
-            try players.createIndex(on: \.lastName, \.firstName)
-            try players.createIndex(on: \.number, unique: true)
-            #expect(try players.indexes().count == 2)
+            let teamIndex = try players.createIndex(on: \.teamId)
+            #expect(teamIndex.fields == [FieldPath("teamId")])
+            #expect(try players.filter { $0.teamId == 1 }.explain().usesIndex)
+            try players.createIndex(on: \.lastName, \.stats.battingAverage)
+            #expect(try players.filter { $0.lastName == "Ortiz"; $0.stats.battingAverage > 0.2 }.explain().usesIndex)
+            let unique = try players.createIndex(on: \.number, unique: true)
+            #expect(unique.isUnique)
+            #expect(try players.indexes().count == 3)
+            var duplicate = sampleBallplayers[0]
+            duplicate.id = 99
+            #expect {
+                try players.insert(duplicate)
+            } throws: { error in
+                guard case .uniqueConstraint(let collection, let fields, _)? = error as? DocStoreError else { return false }
+                return collection == "players" && fields == ["number"]
+            }
             #expect(try players.dropIndex(on: \.number))
             #expect(try !players.dropIndex(on: \.number))
-            _ = try players.filter { $0.lastName == "Ortiz" }.explain()
+            try players.insert(duplicate)
         }
 
         @Test func invalidQueriesThrowWhenTheyRun() throws {

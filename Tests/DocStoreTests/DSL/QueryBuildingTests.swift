@@ -76,7 +76,7 @@ extension DSLTests {
             #expect {
                 try query.documentQuery()
             } throws: { error in
-                guard case .invalidQuery(let collection, _)? = error as? DocStoreError else { return false }
+                guard case .invalidQuery(let collection, _, _)? = error as? DocStoreError else { return false }
                 return collection == "players"
             }
         }
