@@ -43,7 +43,7 @@ let package = Package(
             dependencies: ["DocStore", "CrashWriter", "Playground"],
             swiftSettings: [
                 // Compile-time health: a long filter block must type-check fast.
-                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"]),
+                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
             ]
         ),
         .testTarget(
@@ -60,7 +60,7 @@ let package = Package(
             dependencies: ["DocStore"],
             path: "Playground",
             swiftSettings: [
-                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200"]),
+                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
             ]
         ),
         // A child process the crash-safety test kills mid-transaction.

@@ -1,15 +1,7 @@
 import Foundation
 @testable import DocStore
 
-enum Position: String, Codable, CaseIterable {
-    case pitcher = "Pitcher"
-    case catcher = "Catcher"
-    case firstBase = "First Base"
-    case secondBase = "Second Base"
-    case thirdBase = "Third Base"
-    case shortstop = "Shortstop"
-    case designatedHitter = "Designated Hitter"
-}
+// `Position` is declared by the README's query code, in ReadmeUsageTests.swift.
 
 enum Handedness: Int, Codable {
     case left = 1, right = 2, both = 3
