@@ -23,7 +23,10 @@ struct DifferentialTests {
             main = store.collection(named: "main \"docs\". [$]")
             documents = (1...80).map { (DocumentKey.integer(Int64($0)), generator.document(id: Int64($0))) }
             try main.insert(contentsOf: documents.map(\.document))
-            other = (1...12).map { (DocumentKey.integer(Int64($0 * 2)), generator.document(id: Int64($0 * 2))) }
+            other = (1...12).map { (n: Int) in
+                let id = Int64(n) * 2
+                return (DocumentKey.integer(id), generator.document(id: id))
+            }
             try store.collection(named: "other").insert(contentsOf: other.map(\.document))
         }
 
