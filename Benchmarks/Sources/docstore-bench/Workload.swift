@@ -1,5 +1,9 @@
+import DocStore
+
 /// The standard workload's data and keys, exactly as ../shared/bench/WORKLOAD.md
 /// defines them, shared by every way so that all of them do the same work.
+/// `@Document` gives DocStore's queries their typed fields; the peers ignore it.
+@Document
 struct Player: Codable, Identifiable, Equatable, Sendable {
     var id: Int
     var firstName: String
