@@ -1,12 +1,13 @@
 /// Compiles a ``Condition`` into a SQL boolean expression with bound values.
 ///
 /// Every atomic predicate it emits is two-valued (0 or 1, never NULL): each one
-/// starts with a test of the field's rank, which is never NULL and is false
-/// whenever the rest could be NULL. So `NOT`, `OR` and `all` (`NOT EXISTS … NOT`)
-/// mean what they mean in Swift, and SQL's three-valued logic never shows.
+/// ANDs a test of the field's rank, which is never NULL and is false whenever the
+/// rest could be NULL (`NULL AND 0` is 0). So `NOT`, `OR` and `all`
+/// (`NOT EXISTS … NOT`) mean what they mean in Swift, and SQL's three-valued
+/// logic never shows.
 ///
-///     teamId == 3        →  (CASE json_type(body, '$."teamId"') … END = 2 AND json_extract(body, '$."teamId"') = ?)
-///     nickname != "Big"  →  NOT (… = 3 AND json_extract(body, '$."nickname"') = ?)
+///     teamId == 3        →  (json_extract(body, '$."teamId"') = ? AND CASE json_type(body, '$."teamId"') … END = 2)
+///     nickname != "Big"  →  NOT (json_extract(body, '$."nickname"') = ? AND … = 3)
 struct ConditionCompiler {
     /// The collection queried, for error messages.
     let collection: String
@@ -80,9 +81,12 @@ struct ConditionCompiler {
             return op == .notEqual ? "1" : "0"  // NaN equals nothing and is not ordered
         default:
             let (rank, binding) = Self.scalar(value)
-            let test = "(" + field.rank + " = \(rank.rawValue) AND " + field.value
-            if op == .notEqual { return "NOT " + test + " = " + .bound(binding) + ")" }
-            return test + " \(op.sql) " + .bound(binding) + ")"
+            // The value test comes first: on a scan it is the cheap one that fails
+            // for most rows, so SQLite skips the json_type of the rank. (An index on
+            // (rank, value) serves the two terms in either order.)
+            let sqlOperator = op == .notEqual ? "=" : op.sql
+            let test = "(" + field.value + " \(sqlOperator) " + .bound(binding) + " AND " + field.rank + " = \(rank.rawValue))"
+            return op == .notEqual ? "NOT " + test : test
         }
     }
 

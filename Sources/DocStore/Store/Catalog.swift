@@ -71,7 +71,8 @@ enum Catalog {
     }
 
     static func collection(named name: String, in db: Database) throws -> CollectionInfo? {
-        let kind = try String.fetchOne(db, sql: "SELECT key_kind FROM \(collectionsTable) WHERE name = ?", arguments: [name])
+        let statement = try db.cachedStatement(sql: "SELECT key_kind FROM \(collectionsTable) WHERE name = ?")
+        let kind = try String.fetchOne(statement, arguments: [name])
         return kind.flatMap(KeyKind.init(rawValue:)).map { CollectionInfo(name: name, keyKind: $0) }
     }
 

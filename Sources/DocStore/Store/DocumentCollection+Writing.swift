@@ -68,7 +68,9 @@ extension DocumentCollection {
         let key = key.documentKey
         return try access(collection: name) {
             try store.writeAccess { db in
-                try store.withinTransaction(db) {
+                // Inside a transaction already, no savepoint is needed: the only write
+                // is the final UPDATE, one statement, atomic on its own.
+                try store.withinTransaction(db, unlessInsideOne: true) {
                     guard let info = try store.knownCollection(named: name, in: db) else {
                         throw DocStoreError.documentNotFound(collection: name, key: key)
                     }

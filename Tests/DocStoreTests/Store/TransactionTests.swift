@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import DocStore
 
@@ -103,5 +104,26 @@ struct TransactionTests {
             #expect(try tx.collection(Team.self).count() == first)
         }
         #expect(try teams.count() == 2)
+    }
+
+    @Test func aCollectionBeingCreatedIsInvisibleToOtherConnectionsUntilCommit() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        let teams = store.collection(Team.self)
+        try store.write { _ in
+            try teams.insert(contentsOf: sampleTeams)
+            #expect(try teams.count() == 4, "the creating transaction sees its collection")
+            // A reader on another connection sees the last committed state: nothing.
+            let seen = Mutex<Int?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                seen.withLock { $0 = try? teams.count() }
+                done.signal()
+            }
+            done.wait()
+            #expect(seen.withLock { $0 } == 0)
+        }
+        #expect(try teams.count() == 4)
     }
 }
