@@ -18,6 +18,8 @@ public final class DocumentStore: Sendable {
     public let isReadOnly: Bool
 
     let writer: any DatabaseWriter
+    /// Fast single-document reads of file stores (nil in memory).
+    let pointReader: PointReader?
     /// Collections known to exist, by name: saves a catalog look-up on every call.
     /// Filled only with committed state (see ``knownCollection(named:in:)``).
     private let knownCollections = Mutex(KnownCollections())
@@ -43,6 +45,7 @@ public final class DocumentStore: Sendable {
                 try pool.write { db in try Catalog.install(in: db) }
             }
             writer = pool
+            pointReader = PointReader(path: path)
         } catch let error as DocStoreError {
             throw error
         } catch let error as DatabaseError {
@@ -54,6 +57,7 @@ public final class DocumentStore: Sendable {
         path = nil
         isReadOnly = false
         writer = queue
+        pointReader = nil
     }
 
     /// A new, empty store in memory; gone when the last reference is released.
@@ -147,7 +151,7 @@ public final class DocumentStore: Sendable {
     /// the same committed state, even while other threads write.
     public func read<Result>(_ body: (StoreTransaction) throws -> Result) throws -> Result {
         try access(collection: nil) {
-            try writer.unsafeReentrantRead { db in
+            try readAccess { db in
                 if db.isInsideTransaction { return try body(StoreTransaction(store: self)) }
                 var result: Result?
                 try db.inTransaction(.deferred) {
@@ -168,11 +172,23 @@ public final class DocumentStore: Sendable {
 
     func writeAccess<R>(_ body: (Database) throws -> R) throws -> R {
         if isReadOnly { throw DocStoreError.readOnly(path: path ?? ":memory:") }
-        return try writer.unsafeReentrantWrite(body)
+        return try writer.unsafeReentrantWrite { db in try StoreAccessDepth.inside { try body(db) } }
     }
 
     func readAccess<R>(_ body: (Database) throws -> R) throws -> R {
-        try writer.unsafeReentrantRead(body)
+        try writer.unsafeReentrantRead { db in try StoreAccessDepth.inside { try body(db) } }
+    }
+
+    /// The point reader, when a single-document read may use it: a file store, and
+    /// not inside a transaction or snapshot of this thread, whose reads must go
+    /// through its own connection.
+    var pointReaderOutsideTransactions: PointReader? {
+        StoreAccessDepth.current == 0 ? pointReader : nil
+    }
+
+    /// The collection's catalog entry if already cached (no database access).
+    func cachedCollection(named name: String) -> CollectionInfo? {
+        knownCollections.withLock { $0.known[name] }
     }
 
     /// Runs `body` atomically: in a new immediate transaction, or in a savepoint when

@@ -22,8 +22,15 @@ struct SQLiteFailure: Error {
 struct RawStatement {
     let handle: OpaquePointer
     private let connection: OpaquePointer?
-    /// Keeps an uncached statement alive while it is stepped.
-    private let owner: Statement
+    /// Keeps an uncached GRDB statement alive while it is stepped.
+    private let owner: Statement?
+
+    /// A statement prepared outside GRDB, owned by its connection (see `PointReader`).
+    init(handle: OpaquePointer, connection: OpaquePointer) {
+        self.handle = handle
+        self.connection = connection
+        self.owner = nil
+    }
 
     /// A statement from GRDB's cache (`cached`, the default: for statements run
     /// again and again), or prepared for this use only (for a streaming read whose

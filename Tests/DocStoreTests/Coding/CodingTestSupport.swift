@@ -5,19 +5,8 @@ import Testing
 /// The parent suite of the codec's tests.
 @Suite("Coding") struct CodingTests {}
 
-/// A small, fast, seedable generator (SplitMix64): the same seed always
-/// produces the same values, so a failing property test is reproducible.
-struct CodingRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The codec tests' name for the suite-wide seeded generator.
+typealias CodingRandom = SeededGenerator
 
 /// Seeds for property tests: a fixed set, plus `CODEC_SEED` from the
 /// environment to replay a failure printed by an earlier run.
