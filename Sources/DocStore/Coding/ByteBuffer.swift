@@ -21,6 +21,16 @@ struct ByteBuffer: ~Copyable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Forgets the bytes written, keeping the memory for the next document.
+    mutating func removeAll() {
+        count = 0
+    }
+
+    /// The bytes written so far, without a copy; valid during `body` only.
+    func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
     /// A copy of the bytes written so far.
     var array: [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))

@@ -43,6 +43,14 @@ enum DocumentCodec {
     ///   naming the coding path; errors thrown by the model's own `encode(to:)`.
     static func encode<T: Encodable>(_ value: T) throws(DocumentCodingError) -> [UInt8] {
         let encoder = StreamEncoder()
+        try encode(value, with: encoder)
+        return encoder.bytes.array
+    }
+
+    /// Encodes into `encoder`'s buffer (reset first, so one encoder serves a whole
+    /// batch without allocating per document); read the text from `encoder.bytes`.
+    static func encode<T: Encodable>(_ value: T, with encoder: StreamEncoder) throws(DocumentCodingError) {
+        encoder.reset()
         do {
             try encoder.writeValue(value, path: [], key: nil)
         } catch {
@@ -50,7 +58,6 @@ enum DocumentCodec {
         }
         encoder.closeFrames(downTo: 0)
         if let misuse = encoder.misuse { throw misuse }
-        return encoder.bytes.array
     }
 
     /// Decodes a model from JSON text (as read from SQLite; not NUL-terminated).

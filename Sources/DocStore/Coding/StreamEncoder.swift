@@ -51,6 +51,19 @@ final class StreamEncoder: Encoder {
         self.codingPath = codingPath
     }
 
+    /// Makes the encoder ready for another document, keeping its buffers: a batch
+    /// of inserts then allocates nothing per document for them.
+    func reset() {
+        bytes.removeAll()
+        codingPath.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        nextFrameID = 1
+        base = 0
+        valueStart = 0
+        deferred.removeAll()
+        misuse = nil
+    }
+
     // MARK: Frames
 
     func openFrame(isObject: Bool) -> FrameRef {

@@ -155,10 +155,12 @@ extension DocumentCollection {
         return keys
     }
 
-    /// The insert statements of one call, prepared on first use.
+    /// The insert statements of one call, prepared on first use, and the encoder
+    /// its documents share.
     struct InsertStatements {
         var withKey: RawStatement?
         var generated: RawStatement?
+        let encoder = StreamEncoder()
     }
 
     private func insert(
@@ -173,19 +175,24 @@ extension DocumentCollection {
             key = generated.key
             document = generated.document
         }
-        let bytes = try ModelCoding.encode(document, collection: name, key: key)
         if let key {
             let statement = try statements.withKey ?? RawStatement(db, sql: sql.insert)
             statements.withKey = statement
             defer { statement.finish() }
             statement.bind(key, at: 1)
-            try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key, in: db) }
+            try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key) {
+                statement.bindStatic($0, at: 2)
+                try step(statement, key: key, in: db)
+            }
             return key
         }
         let statement = try statements.generated ?? RawStatement(db, sql: sql.insertGenerated)
         statements.generated = statement
         defer { statement.finish() }
-        try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: nil, in: db) }
+        try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: nil) {
+            statement.bindStatic($0, at: 1)
+            try step(statement, key: nil, in: db)
+        }
         return .integer(db.lastInsertedRowID)
     }
 

@@ -13,6 +13,23 @@ enum ModelCoding {
         }
     }
 
+    /// Encodes a model with a reusable encoder and passes its JSON text to `body`
+    /// without copying it.
+    static func withEncoded<Model: Encodable, R>(
+        _ model: Model, encoder: StreamEncoder, collection: String, key: DocumentKey?,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        if Model.self == JSONValue.self, let json = model as? JSONValue {
+            return try DocumentCodec.serialize(json).withUnsafeBytes(body)
+        }
+        do {
+            try DocumentCodec.encode(model, with: encoder)
+        } catch {
+            throw DocStoreError.encodingFailed(collection: collection, key: key, codingPath: error.codingPath, reason: error.reason)
+        }
+        return try encoder.bytes.withUnsafeBytes(body)
+    }
+
     static func decode<Model: Decodable>(
         _ type: Model.Type, from bytes: UnsafeRawBufferPointer, collection: String, key: DocumentKey
     ) throws -> Model {
