@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", exact: "0.7.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
@@ -24,17 +27,43 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                "DocStoreMacros",
+            ]
+        ),
+        .macro(
+            name: "DocStoreMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
         .testTarget(
             name: "DocStoreTests",
-            dependencies: ["DocStore", "CrashWriter", "Playground"]
+            dependencies: ["DocStore", "CrashWriter", "Playground"],
+            swiftSettings: [
+                // Compile-time health: a long filter block must type-check fast.
+                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
+            ]
+        ),
+        .testTarget(
+            name: "DocStoreMacrosTests",
+            dependencies: [
+                "DocStoreMacros",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
         ),
         // The guided tour: `swift run Playground`.
         .executableTarget(
             name: "Playground",
             dependencies: ["DocStore"],
-            path: "Playground"
+            path: "Playground",
+            swiftSettings: [
+                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
+            ]
         ),
         // A child process the crash-safety test kills mid-transaction.
         .executableTarget(
@@ -68,7 +97,10 @@ let package = Package(
         .testTarget(
             name: "DocStoreREPLTests",
             // DocStoreCLI: the tests run the built `docstore` binary.
-            dependencies: ["DocStoreREPL", "DocStore", "DocStoreCLI"]
+            dependencies: ["DocStoreREPL", "DocStore", "DocStoreCLI"],
+            swiftSettings: [
+                .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,75 +1,73 @@
 // A guided tour of DocStore on the classic Teams/Players example.
-// Run it with `swift run Playground`; every step prints what it does.
+// Run it with `swift run Playground`: every step prints what it does.
 import DocStore
 import Foundation
-
-struct Team: Codable, Identifiable {
-    var id: Int
-    var city: String
-    var nickName: String
-    var abbreviation: String
-}
-
-struct Player: Codable, Identifiable {
-    var id: Int
-    var firstName: String
-    var lastName: String
-    var number: Int
-    var teamId: Int
-    var position: String
-}
 
 func step(_ title: String) {
     print("\n== \(title)")
 }
 
-func show(_ player: Player) -> String {
-    "#\(player.number) \(player.firstName) \(player.lastName), \(player.position)"
-}
+struct Cancelled: Error {}
 
 do {
-    step("Create a store (in memory here; DocumentStore(path:) for a file)")
+    step("1. Create a store (in memory here; DocumentStore(path:) for a file)")
     let store = try DocumentStore.inMemory()
-    let teams = store.collection(Team.self)
-    let players = store.collection(Player.self)
+    let teams = store.collection(Team.self)        // the "teams" collection
+    let players = store.collection(Player.self)    // the "players" collection
     print("collections: \(teams.name), \(players.name)")
 
-    step("Insert the teams and players, one transaction each")
-    try teams.insert(contentsOf: [
-        Team(id: 1, city: "Boston", nickName: "Red Sox", abbreviation: "BOS"),
-        Team(id: 2, city: "Baltimore", nickName: "Orioles", abbreviation: "BAL"),
-        Team(id: 3, city: "Tampa Bay", nickName: "Rays", abbreviation: "TB"),
-        Team(id: 4, city: "Toronto", nickName: "Blue Jays", abbreviation: "TOR"),
-    ])
-    try players.insert(contentsOf: [
-        Player(id: 1, firstName: "David", lastName: "Ortiz", number: 34, teamId: 1, position: "Designated Hitter"),
-        Player(id: 2, firstName: "Mike", lastName: "Napoli", number: 12, teamId: 1, position: "First Base"),
-        Player(id: 3, firstName: "Dustin", lastName: "Pedroia", number: 15, teamId: 1, position: "Second Base"),
-        Player(id: 4, firstName: "Xander", lastName: "Bogaerts", number: 2, teamId: 1, position: "Shortstop"),
-    ])
+    step("2. Insert four teams and four players, one transaction each")
+    try teams.insert(contentsOf: alEastTeams)
+    try players.insert(contentsOf: redSoxPlayers)
     print("\(try teams.count()) teams, \(try players.count()) players")
 
-    step("Find a team by id")
-    if let boston = try teams.get(1) {
-        print("team 1: \(boston.city) \(boston.nickName)")
-    }
+    step("3. Find a team by id")
+    let boston = try teams.get(1)
+    print("team 1: \(boston.map { "\($0.city) \($0.nickName)" } ?? "none")")
     print("team 9: \(try teams.get(9).map(\.city) ?? "none")")
 
-    step("Find all players, in key order")
-    for player in try players.all() {
-        print(show(player))
+    step("4. Find all players, sorted by last name")
+    for player in try players.query.sorted(by: { $0.lastName }).fetch() {
+        print(describe(player))
     }
 
-    step("Update a player atomically")
-    let moved = try players.update(2) { $0.number = 44 }
-    print("now \(show(moved))")
+    step("5. Query players by team: the Red Sox, by number")
+    let redSox = try players.filter { $0.teamId == 1 }.sorted { $0.number }.fetch()
+    print(redSox.map { "#\($0.number) \($0.lastName)" }.joined(separator: ", "))
 
-    step("Delete a player")
+    step("6. Query players by position: infielders with a number above 10")
+    let infielders = try players
+        .filter {
+            $0.number > 10
+            AnyOf {
+                $0.position == .firstBase
+                $0.position == .secondBase
+                $0.position == .shortstop
+            }
+        }
+        .sorted { $0.lastName }
+        .fetch()
+    print(infielders.map(describe).joined(separator: "\n"))
+    print("players without a nickname: \(try players.count { $0.nickname == nil })")
+
+    step("7. Update: Napoli changes his number, atomically")
+    let napoli = try players.update(2) { $0.number = 44 }
+    print("now \(describe(napoli))")
+
+    step("8. Update by query: Red Sox with a one-digit number move to Toronto, one statement")
+    let moved = try players.filter { $0.teamId == 1; $0.number < 10 }.update { $0.teamId.set(to: 4) }
+    print("moved \(moved) player(s): \(try players.filter { $0.teamId == 4 }.select { ($0.lastName) }.joined(separator: ", "))")
+
+    step("9. Index teamId, and see SQLite use it")
+    try players.createIndex(on: \.teamId)
+    let plan = try players.filter { $0.teamId == 1 }.explain()
+    print("uses an index: \(plan.usesIndex)")
+
+    step("10. Delete a player")
     print("deleted player 4: \(try players.delete(4))")
     print("\(try players.count()) players left")
 
-    step("A transaction: all or nothing")
-    struct Cancelled: Error {}
+    step("11. A transaction is all or nothing")
     do {
         try store.write { tx in
             try tx.collection(Team.self).delete(2)

@@ -51,6 +51,56 @@ func tour(storePath: String) throws {
 }
 // README-USAGE-END
 
+// README-QUERY-BEGIN
+enum Position: String, Codable, CaseIterable {
+    case pitcher = "Pitcher", catcher = "Catcher", firstBase = "First Base", secondBase = "Second Base"
+    case thirdBase = "Third Base", shortstop = "Shortstop", designatedHitter = "Designated Hitter"
+}
+
+@Document                                          // typed fields for queries
+struct Player: Codable, Identifiable {
+    var id: Int
+    var firstName: String
+    var lastName: String
+    var number: Int
+    var teamId: Int
+    var position: Position                         // compared by its raw value
+    var nickname: String?
+    var tags: [String]
+}
+
+func queries(store: DocumentStore, minimumNumber: Int?) throws {
+    let players = store.collection(Player.self)
+    try players.createIndex(on: \.teamId)          // used by == on teamId, ranges and sorts
+
+    let found = try players
+        .filter {
+            $0.teamId == 1                         // lines in a block are ANDed
+            AnyOf {                                // OR
+                $0.position == .shortstop
+                $0.lastName.hasPrefix("Ped")       // case-sensitive, as in Swift
+            }
+            if let minimumNumber {                 // if, if let, if/else and for work inside
+                $0.number >= minimumNumber
+            }
+            Not { $0.tags.contains("injured") }
+        }
+        .sorted { $0.lastName; $0.number.descending }
+        .limit(10)
+        .fetch()                                   // [Player]
+    print(found.map(\.lastName))
+
+    let unnamed = try players.count { $0.nickname == nil }
+    let numbers = try players.filter { $0.teamId == 1 }.select { ($0.lastName, $0.number) }   // [(String, Int)]
+    let highest = try players.query.max(\.number)                                             // Int?
+    print(unnamed, numbers, highest ?? 0)
+
+    try players.filter { $0.tags.contains("retired") }.update { $0.teamId.set(to: 0) }        // one statement
+    try players.filter { $0.teamId == 30 }.delete()
+    print(try players.filter { $0.teamId == 1 }.explain())                                     // SQL, bindings, plan
+}
+// README-QUERY-END
+
 @Suite("README")
 struct ReadmeUsageTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -62,6 +112,27 @@ struct ReadmeUsageTests {
         let compiled = try #require(section(of: source, from: "// README-USAGE-BEGIN\n", to: "// README-USAGE-END"))
         let shown = try #require(section(of: readme, from: "<!-- usage -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
+    }
+
+    @Test func theQuerySectionIsTheCompiledCode() throws {
+        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let compiled = try #require(section(of: source, from: "// README-QUERY-BEGIN\n", to: "// README-QUERY-END"))
+        let shown = try #require(section(of: readme, from: "<!-- queries -->\n```swift\n", to: "```"))
+        #expect(shown == compiled)
+    }
+
+    @Test func theQueryCodeRuns() throws {
+        let store = try DocumentStore.inMemory()
+        let players = store.collection(Player.self)
+        try players.insert(contentsOf: [
+            Player(id: 1, firstName: "David", lastName: "Ortiz", number: 34, teamId: 1, position: .designatedHitter, nickname: "Big Papi", tags: ["retired"]),
+            Player(id: 3, firstName: "Dustin", lastName: "Pedroia", number: 15, teamId: 1, position: .secondBase, tags: []),
+            Player(id: 4, firstName: "Xander", lastName: "Bogaerts", number: 2, teamId: 1, position: .shortstop, tags: ["injured"]),
+        ])
+        try queries(store: store, minimumNumber: 10)
+        #expect(try players.get(1)?.teamId == 0, "the update by query ran")
+        #expect(try players.indexes().map(\.fields) == [[FieldPath("teamId")]])
     }
 
     @Test func theUsageCodeRuns() throws {

@@ -1,104 +1,168 @@
 import Foundation
 
-// Placeholder codec over Foundation's coders; replaced by the fast codec.
-struct JSONWriteOptions: OptionSet, Sendable {
-    let rawValue: Int
-    static let sortedKeys = JSONWriteOptions(rawValue: 1)
-    static let pretty = JSONWriteOptions(rawValue: 2)
-}
-
-struct DocumentCodingError: Error, CustomStringConvertible {
-    enum Kind: Sendable { case invalidJSON(line: Int, column: Int), typeMismatch, valueNotFound, keyNotFound, invalidValue, unsupportedValue }
-    var kind: Kind
-    var codingPath: String
-    var reason: String
-    var description: String { codingPath.isEmpty ? reason : "at \(codingPath): \(reason)" }
-}
-
+/// Converts between `Codable` models, JSON text and `JSONValue`: the one codec
+/// of the library (internal, so it can be replaced).
+///
+/// Value conventions (the stored JSON format):
+/// - **Optionals**: a nil property is left out of its object (what synthesized
+///   `Codable`'s `encodeIfPresent` asks for); `null` is written only by an
+///   explicit `encodeNil`. A missing key and `null` both decode to nil. Nil
+///   elements of arrays are `null`.
+/// - **Integers**: every fixed-width type is exact, including `Int64.min`,
+///   `Int64.max` and `UInt64.max`, written as plain JSON integers. An integer
+///   property also accepts a real with an integral value (`3.0`, `1e3`); a
+///   fraction or an out-of-range value is a `typeMismatch` naming the path.
+/// - **Double / Float**: the shortest text that reads back as the same value
+///   (`0.1`, `1e-05`, `5e-324`); integral values keep `.0` (`3.0`) so their
+///   JSON type stays real; `-0.0` round-trips. NaN and infinities throw
+///   `unsupportedValue` naming the path: invalid JSON is never written.
+///   Decoding accepts JSON integers and rounds correctly.
+/// - **Decimal**: a JSON number with the exact decimal digits, decoded from
+///   the number's text (never through `Double`).
+/// - **Date**: fixed-width ISO 8601 UTC text with nine fractional digits,
+///   `"2026-11-21T03:31:13.123456789Z"`: text order is time order and the round
+///   trip is exact for years 0001...9999 (see `ISO8601Date` for the
+///   sub-nanosecond dates near 2001-01-01, which get more digits). Other dates
+///   throw `unsupportedValue`. Decoding also accepts no or fewer fractional
+///   digits, lowercase `t`/`z`, a space for `T`, and `+hh:mm` offsets.
+/// - **Data**: base64 (standard alphabet, padded). **URL**: `absoluteString`.
+///   **UUID**: `uuidString` (uppercase); decoding accepts either case.
+/// - **Dictionaries**: `[String: V]` and `[Int: V]` are objects (integer keys
+///   as strings); other key types are arrays of alternating keys and values
+///   (as with JSONEncoder). Object key order follows the `Encodable`
+///   implementation (declaration order for synthesized `Codable`; a
+///   dictionary's own iteration order, which varies between processes).
+/// - **Strings**: any Unicode text, NUL included; `"`, `\` and control
+///   characters are escaped, everything else is written as UTF-8.
+/// - Unknown keys in a document are ignored when decoding.
 enum DocumentCodec {
+    /// Encodes a model to compact JSON text (UTF-8 bytes), keys in the order
+    /// the `Encodable` implementation emits them.
+    ///
+    /// - Throws: `unsupportedValue` for NaN, infinities and out-of-range dates,
+    ///   naming the coding path; errors thrown by the model's own `encode(to:)`.
     static func encode<T: Encodable>(_ value: T) throws(DocumentCodingError) -> [UInt8] {
-        do { return Array(try JSONEncoder().encode(value)) } catch {
-            throw DocumentCodingError(kind: .unsupportedValue, codingPath: "", reason: "\(error)")
-        }
+        let encoder = StreamEncoder()
+        try encode(value, with: encoder)
+        return encoder.bytes.array
     }
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> T {
-        do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch let error as DecodingError {
-            throw DocumentCodingError(kind: .typeMismatch, codingPath: "", reason: "\(error)")
+
+    /// Encodes into `encoder`'s buffer (reset first, so one encoder serves a whole
+    /// batch without allocating per document); read the text from `encoder.bytes`.
+    static func encode<T: Encodable>(_ value: T, with encoder: StreamEncoder) throws(DocumentCodingError) {
+        encoder.reset()
+        do {
+            try encoder.writeValue(value, path: [], key: nil)
         } catch {
-            throw DocumentCodingError(kind: .typeMismatch, codingPath: "", reason: "\(error)")
+            throw DocumentCodingError.wrap(error, at: encoder.codingPath)
+        }
+        encoder.closeFrames(downTo: 0)
+        if let misuse = encoder.misuse { throw misuse }
+    }
+
+    /// Decodes a model from JSON text (as read from SQLite; not NUL-terminated).
+    ///
+    /// - Throws: `invalidJSON` with line and column; `typeMismatch`,
+    ///   `valueNotFound`, `keyNotFound` or `invalidValue` naming the coding path.
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> T {
+        let input = bytes.assumingMemoryBound(to: UInt8.self)
+        let tape = try parseTape(input)
+        let decoder = TapeDecoder(tape: tape)
+        do {
+            return try decoder.decodeValue(T.self, at: 0, path: [], key: nil)
+        } catch {
+            throw DocumentCodingError.wrap(error, at: decoder.codingPath)
         }
     }
+
+    /// Decodes a model from JSON text bytes.
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(DocumentCodingError) -> T {
+        try withBytes(bytes) { (raw) throws(DocumentCodingError) -> T in try decode(type, from: raw) }
+    }
+
+    /// Decodes a model from JSON text.
+    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws(DocumentCodingError) -> T {
+        try decode(type, from: Array(text.utf8))
+    }
+
+    /// Encodes a model to a `JSONValue` (for query literals and projections).
     static func encodeValue<T: Encodable>(_ value: T) throws(DocumentCodingError) -> JSONValue {
+        // Through the text: one code path for every convention (dates, numbers…),
+        // and query literals are small.
         let bytes = try encode(value)
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        defer { copy.deallocate() }
-        copy.copyBytes(from: bytes)
-        return try parse(UnsafeRawBufferPointer(copy))
+        return try withBytes(bytes) { (raw) throws(DocumentCodingError) -> JSONValue in try parse(raw) }
     }
+
+    /// Decodes a model from a `JSONValue`.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(DocumentCodingError) -> T {
-        let bytes = serialize(value)
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
-        defer { copy.deallocate() }
-        copy.copyBytes(from: bytes)
-        return try decode(T.self, from: UnsafeRawBufferPointer(copy))
+        try decode(type, from: serialize(value))
     }
+
+    /// Parses any JSON text into a `JSONValue` (objects keep key order; with
+    /// duplicate keys, the last wins). Integers that fit `Int64` become
+    /// `.integer`, other numbers `.double`.
+    ///
+    /// - Throws: `invalidJSON(line:column:)` (1-based; the column counts Unicode
+    ///   scalars) for anything RFC 8259 rejects: trailing commas, comments,
+    ///   leading zeros, invalid UTF-8, lone surrogate escapes, data after the
+    ///   value, nesting deeper than 512 levels, numbers beyond `Double`'s range.
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> JSONValue {
-        do { return convert(try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) } catch {
-            throw DocumentCodingError(kind: .invalidJSON(line: 1, column: 1), codingPath: "", reason: "\(error)")
-        }
+        let tape = try parseTape(bytes.assumingMemoryBound(to: UInt8.self))
+        return tape.value(at: 0)
     }
-    private static func convert(_ any: Any) -> JSONValue {
-        switch any {
-        case let s as String: return .string(s)
-        case let n as NSNumber:
-            if String(describing: type(of: n)).contains("Bool") { return .bool(n.boolValue) }
-            if let i = Int64(exactly: n.doubleValue), !"\(n)".contains(".") { return .integer(i) }
-            return .double(n.doubleValue)
-        case let a as [Any]: return .array(a.map(convert))
-        case let d as [String: Any]: return .object(.init(uniqueKeysWithValues: d.map { ($0.key, convert($0.value)) }))
-        default: return .null
-        }
+
+    /// Parses JSON text bytes into a `JSONValue`.
+    static func parse(_ bytes: [UInt8]) throws(DocumentCodingError) -> JSONValue {
+        try withBytes(bytes) { (raw) throws(DocumentCodingError) -> JSONValue in try parse(raw) }
     }
+
+    /// Parses JSON text into a `JSONValue`.
+    static func parse(_ text: String) throws(DocumentCodingError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    /// Serializes a `JSONValue`: compact by default; `.sortedKeys` for stable text
+    /// (snapshots, exports), `.pretty` for two-space indentation. A non-finite
+    /// `.double` (which only code can build) is written as `null`.
     static func serialize(_ value: JSONValue, options: JSONWriteOptions = []) -> [UInt8] {
-        var out = ""
-        write(value, into: &out, sorted: options.contains(.sortedKeys))
-        return Array(out.utf8)
+        var writer = JSONValueWriter(options: options)
+        writer.write(value)
+        return writer.out.array
     }
-    private static func write(_ v: JSONValue, into out: inout String, sorted: Bool) {
-        switch v {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
-        case .double(let d): out += "\(d)"
-        case .string(let s): out += quote(s)
-        case .array(let a):
-            out += "["
-            for (i, e) in a.enumerated() { if i > 0 { out += "," }; write(e, into: &out, sorted: sorted) }
-            out += "]"
-        case .object(let o):
-            out += "{"
-            let keys = sorted ? o.keys.sorted() : Array(o.keys)
-            for (i, k) in keys.enumerated() {
-                if i > 0 { out += "," }
-                out += quote(k) + ":"
-                write(o[k] ?? .null, into: &out, sorted: sorted)
-            }
-            out += "}"
+
+    /// `Array.withUnsafeBytes` is `rethrows` (untyped); this keeps the error type.
+    private static func withBytes<R>(
+        _ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(DocumentCodingError) -> R
+    ) throws(DocumentCodingError) -> R {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(DocumentCodingError) -> R in try body(raw) }
+        }
+        return try result.get()
+    }
+
+    private static func parseTape(_ input: UnsafeBufferPointer<UInt8>) throws(DocumentCodingError) -> JSONTape {
+        do {
+            return try JSONParser.parse(input)
+        } catch {
+            let (line, column) = position(of: error.offset, in: input)
+            throw DocumentCodingError(.invalidJSON(line: line, column: column), at: "", error.reason)
         }
     }
-    private static func quote(_ s: String) -> String {
-        var r = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": r += "\\\""
-            case "\\": r += "\\\\"
-            case "\n": r += "\\n"
-            case "\r": r += "\\r"
-            case "\t": r += "\\t"
-            default:
-                if u.value < 0x20 { r += String(format: "\\u%04x", u.value) } else { r.unicodeScalars.append(u) }
+
+    /// 1-based line and column of a byte offset; columns count Unicode scalars
+    /// (UTF-8 continuation bytes are skipped). Only computed for errors.
+    static func position(of offset: Int, in input: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for index in 0..<min(offset, input.count) {
+            let byte = input[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
             }
         }
-        return r + "\""
+        return (line, column)
     }
 }

@@ -39,6 +39,15 @@ public enum DocStoreError: Error, Sendable {
     case readOnly(path: String)
     /// A unique index already holds a document with the same field values.
     case uniqueConstraint(collection: String, fields: [String], key: DocumentKey?)
+    /// Creating a unique index failed: documents already share the same values.
+    /// Nothing was changed.
+    case duplicateIndexValues(collection: String, fields: [String], keys: [DocumentKey])
+    /// A query, update or index that can't work as asked: a field path SQLite can't
+    /// index, a value of the wrong kind, a subquery without a collection…
+    case invalidQuery(collection: String, field: String?, reason: String)
+    /// An update-by-query could not apply to one document (an increment of a field
+    /// that is not a number). Nothing was changed.
+    case invalidUpdate(collection: String, field: String, key: DocumentKey, reason: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
 }
@@ -75,6 +84,13 @@ extension DocStoreError: CustomStringConvertible {
         case let .uniqueConstraint(collection, fields, key):
             let list = fields.joined(separator: ", ")
             return "unique index on \(list) in collection \(Self.name(collection)) already holds a document with the same value\(fields.count > 1 ? "s" : "")\(key.map { " (key \($0))" } ?? "")"
+        case let .duplicateIndexValues(collection, fields, keys):
+            let shown = keys.prefix(5).map { "\($0)" }.joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
+            return "cannot create unique index on \(fields.joined(separator: ", ")) in collection \(Self.name(collection)): documents \(shown) share the same value\(fields.count > 1 ? "s" : ""); nothing was changed"
+        case let .invalidQuery(collection, field, reason):
+            return "invalid query on collection \(Self.name(collection))\(field.map { " (field \($0))" } ?? ""): \(reason)"
+        case let .invalidUpdate(collection, field, key, reason):
+            return "cannot update field \(field) of document \(key) in collection \(Self.name(collection)): \(reason); nothing was changed"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

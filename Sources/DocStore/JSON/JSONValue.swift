@@ -147,6 +147,8 @@ enum JSONNumber {
 
     /// Exact comparison of an integer with a real, as SQLite does it.
     private static func compare(integer a: Int64, double b: Double) -> ComparisonResult {
+        // NaN is unordered; answer something that is not "same" rather than trap below.
+        if b.isNaN { return .orderedDescending }
         let da = Double(a)
         if da < b { return .orderedAscending }
         if da > b { return .orderedDescending }

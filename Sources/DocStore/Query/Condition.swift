@@ -66,6 +66,8 @@ public struct Subquery: Hashable, Sendable {
     /// The field whose values are selected; `nil` selects the documents' keys.
     public var field: FieldPath?
 
+    /// A subquery on `collection` selecting the keys (or `field`'s values) of the
+    /// documents matching `condition`.
     public init(collection: String, condition: Condition, field: FieldPath? = nil) {
         self.collection = collection
         self.condition = condition

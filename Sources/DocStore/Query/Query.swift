@@ -1,9 +1,12 @@
 /// One sort key: a field and a direction. Ties after all keys are broken by the
 /// document key, so results are always in the same order.
 public struct SortKey: Hashable, Sendable {
+    /// The field sorted on.
     public var path: FieldPath
+    /// Whether larger values come first.
     public var descending: Bool
 
+    /// A sort key on `path`, ascending unless `descending`.
     public init(_ path: FieldPath, descending: Bool = false) {
         self.path = path
         self.descending = descending
@@ -46,6 +49,8 @@ public struct DocumentQuery: Hashable, Sendable {
     /// Skipping this many first.
     public var offset: Int?
 
+    /// A query for the documents matching `condition`, in `sort` order then by key,
+    /// skipping `offset` and returning at most `limit`.
     public init(_ condition: Condition = .always, sort: [SortKey] = [],
                 limit: Int? = nil, offset: Int? = nil) {
         self.condition = condition

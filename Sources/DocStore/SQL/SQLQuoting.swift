@@ -7,3 +7,44 @@
 func quoteIdentifier(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
+
+/// The one function that puts a JSON path into SQL text, as a SQL string literal
+/// such as `'$."stats"."battingAverage"'` or `'$."tags"[2]'`; `nil` when SQLite's
+/// JSON path syntax can't name one of the components.
+///
+/// Paths live in the SQL text, not in bindings, because an index expression can't
+/// hold a bound parameter, and a query uses an index only when it repeats the
+/// index's expression exactly. Every member is written in the quoted form `."…"`,
+/// so dots, brackets, `$`, spaces, single quotes and emoji need nothing special.
+///
+/// What SQLite 3.40's path parser cannot express (``isExpressibleInJSONPath(_:)``):
+/// - a member name containing `"`: the quoted form ends at the first `"` and has no escape;
+/// - names the stored JSON may write with escapes (`\`, `/`, control characters,
+///   U+2028/U+2029): SQLite compares the path's bytes with the member's *raw* JSON
+///   text, so `"a\\b"` in a document is not found by `$."a\b"`;
+/// - negative array positions.
+/// The compiler reaches such members through `json_each` with the name bound as a
+/// parameter instead (correct, but no index can serve it).
+func quoteJSONPath<Components: Collection<FieldPath.Component>>(_ components: Components) -> String? {
+    var path = "$"
+    for component in components {
+        switch component {
+        case .key(let key):
+            guard isExpressibleInJSONPath(key) else { return nil }
+            path += ".\"" + key + "\""
+        case .index(let index):
+            guard index >= 0 else { return nil }
+            path += "[\(index)]"
+        }
+    }
+    return "'" + path.replacingOccurrences(of: "'", with: "''") + "'"
+}
+
+/// Whether a member name can be written in a SQLite 3.40 JSON path (see
+/// ``quoteJSONPath(_:)``): no `"`, no character a JSON encoder may escape.
+func isExpressibleInJSONPath(_ key: String) -> Bool {
+    key.unicodeScalars.allSatisfy { scalar in
+        scalar.value >= 0x20 && scalar.value != 0x7F && scalar != "\"" && scalar != "\\" && scalar != "/"
+            && scalar != "\u{2028}" && scalar != "\u{2029}"
+    }
+}

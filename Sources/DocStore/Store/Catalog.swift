@@ -71,7 +71,8 @@ enum Catalog {
     }
 
     static func collection(named name: String, in db: Database) throws -> CollectionInfo? {
-        let kind = try String.fetchOne(db, sql: "SELECT key_kind FROM \(collectionsTable) WHERE name = ?", arguments: [name])
+        let statement = try db.cachedStatement(sql: "SELECT key_kind FROM \(collectionsTable) WHERE name = ?")
+        let kind = try String.fetchOne(statement, arguments: [name])
         return kind.flatMap(KeyKind.init(rawValue:)).map { CollectionInfo(name: name, keyKind: $0) }
     }
 
@@ -88,6 +89,10 @@ enum Catalog {
         try db.execute(
             sql: "INSERT INTO \(collectionsTable) (name, key_kind) VALUES (?, ?)",
             arguments: [info.name, info.keyKind.rawValue])
+        // Indexes declared before the collection's first document.
+        for index in try indexes(of: info.name, in: db) {
+            try db.execute(sql: try IndexSQL.create(index))
+        }
     }
 
     static func dropCollection(named name: String, in db: Database) throws {

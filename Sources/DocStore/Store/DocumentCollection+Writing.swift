@@ -21,12 +21,7 @@ extension DocumentCollection {
     public func insert<Models: Sequence>(contentsOf models: Models) throws -> [DocumentKey] where Models.Element == Model {
         try access(collection: name) {
             try store.writeAccess { db in
-                try store.withinTransaction(db) {
-                    var keys: [DocumentKey] = []
-                    keys.reserveCapacity(models.underestimatedCount)
-                    for model in models { keys.append(try insertOne(model, in: db)) }
-                    return keys
-                }
+                try store.withinTransaction(db) { try insertBatch(models, in: db) }
             }
         }
     }
@@ -50,7 +45,7 @@ extension DocumentCollection {
                     let statement = try RawStatement(db, sql: sql.upsert)
                     defer { statement.finish() }
                     statement.bind(key, at: 1)
-                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key) }
+                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key, in: db) }
                 }
             }
         }
@@ -68,7 +63,9 @@ extension DocumentCollection {
         let key = key.documentKey
         return try access(collection: name) {
             try store.writeAccess { db in
-                try store.withinTransaction(db) {
+                // Inside a transaction already, no savepoint is needed: the only write
+                // is the final UPDATE, one statement, atomic on its own.
+                try store.withinTransaction(db, unlessInsideOne: true) {
                     guard let info = try store.knownCollection(named: name, in: db) else {
                         throw DocStoreError.documentNotFound(collection: name, key: key)
                     }
@@ -89,7 +86,7 @@ extension DocumentCollection {
                     let statement = try RawStatement(db, sql: sql.replaceBody)
                     defer { statement.finish() }
                     statement.bind(key, at: 2)
-                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: key) }
+                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: key, in: db) }
                     return model
                 }
             }
@@ -134,28 +131,69 @@ extension DocumentCollection {
     func insertOne(_ model: Model, in db: Database) throws -> DocumentKey {
         let givenKey = keyOf?(model)
         return try ensuringCollection(keyKind: givenKey?.kind ?? .integer, in: db, forceTransaction: keyOf != nil && givenKey == nil) { info in
-            var document = model
-            var key = givenKey.map { adapt($0, to: info.keyKind) }
-            if let key { try check(key, against: info) }
-            if key == nil, keyOf != nil {
-                // An untyped document without a usable "id": generate one and write it in.
-                let generated = try nextGeneratedKey(for: document, info: info, in: db)
-                key = generated.key
-                document = generated.document
-            }
-            let bytes = try ModelCoding.encode(document, collection: name, key: key)
-            if let key {
-                let statement = try RawStatement(db, sql: sql.insert)
-                defer { statement.finish() }
-                statement.bind(key, at: 1)
-                try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key) }
-                return key
-            }
-            let statement = try RawStatement(db, sql: sql.insertGenerated)
-            defer { statement.finish() }
-            try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: nil) }
-            return .integer(db.lastInsertedRowID)
+            var statements = InsertStatements()
+            return try insert(model, givenKey: givenKey, into: info, in: db, statements: &statements)
         }
+    }
+
+    /// Inserts many models in the caller's transaction, looking the collection and
+    /// its statements up once rather than once a document.
+    func insertBatch<Models: Sequence>(_ models: Models, in db: Database) throws -> [DocumentKey] where Models.Element == Model {
+        var keys: [DocumentKey] = []
+        keys.reserveCapacity(models.underestimatedCount)
+        var info: CollectionInfo?
+        var statements = InsertStatements()
+        for model in models {
+            if let info {
+                keys.append(try insert(model, givenKey: keyOf?(model), into: info, in: db, statements: &statements))
+            } else {
+                // The first document may create the collection.
+                keys.append(try insertOne(model, in: db))
+                info = try store.knownCollection(named: name, in: db)
+            }
+        }
+        return keys
+    }
+
+    /// The insert statements of one call, prepared on first use, and the encoder
+    /// its documents share.
+    struct InsertStatements {
+        var withKey: RawStatement?
+        var generated: RawStatement?
+        let encoder = StreamEncoder()
+    }
+
+    private func insert(
+        _ model: Model, givenKey: DocumentKey?, into info: CollectionInfo, in db: Database, statements: inout InsertStatements
+    ) throws -> DocumentKey {
+        var document = model
+        var key = givenKey.map { adapt($0, to: info.keyKind) }
+        if let key { try check(key, against: info) }
+        if key == nil, keyOf != nil {
+            // An untyped document without a usable "id": generate one and write it in.
+            let generated = try nextGeneratedKey(for: document, info: info, in: db)
+            key = generated.key
+            document = generated.document
+        }
+        if let key {
+            let statement = try statements.withKey ?? RawStatement(db, sql: sql.insert)
+            statements.withKey = statement
+            defer { statement.finish() }
+            statement.bind(key, at: 1)
+            try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key) {
+                statement.bindStatic($0, at: 2)
+                try step(statement, key: key, in: db)
+            }
+            return key
+        }
+        let statement = try statements.generated ?? RawStatement(db, sql: sql.insertGenerated)
+        statements.generated = statement
+        defer { statement.finish() }
+        try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: nil) {
+            statement.bindStatic($0, at: 1)
+            try step(statement, key: nil, in: db)
+        }
+        return .integer(db.lastInsertedRowID)
     }
 
     /// Runs `body` with the collection's catalog entry, creating the collection first
@@ -203,7 +241,7 @@ extension DocumentCollection {
     }
 
     /// Steps a write statement, naming the collection and key in constraint errors.
-    func step(_ statement: RawStatement, key: DocumentKey?) throws {
+    func step(_ statement: RawStatement, key: DocumentKey?, in db: Database) throws {
         do {
             try statement.step()
         } catch let failure {
@@ -211,14 +249,20 @@ extension DocumentCollection {
                 throw DocStoreError.duplicateKey(collection: name, key: key)
             }
             if failure.isUniqueViolation {
-                throw try uniqueViolation(failure, key: key)
+                throw uniqueViolation(failure, key: key, in: db)
             }
             throw DocStoreError.database(message: failure.message, collection: name)
         }
     }
 
-    /// Hook for unique indexes (named in the catalog); see `Indexes`.
-    func uniqueViolation(_ failure: SQLiteFailure, key: DocumentKey?) throws -> DocStoreError {
-        .uniqueConstraint(collection: name, fields: [failure.message], key: key)
+    /// The error for a unique index violation, naming the index's fields as the
+    /// catalog records them. SQLite names the index in its message:
+    /// `UNIQUE constraint failed: index 'docstore_ix_3'`.
+    func uniqueViolation(_ failure: SQLiteFailure, key: DocumentKey?, in db: Database) -> DocStoreError {
+        let parts = failure.message.split(separator: "'", omittingEmptySubsequences: false)
+        if parts.count >= 2, let index = try? Catalog.index(named: String(parts[1]), in: db) {
+            return .uniqueConstraint(collection: name, fields: index.fields.map(\.description), key: key)
+        }
+        return .uniqueConstraint(collection: name, fields: [failure.message], key: key)
     }
 }

@@ -34,14 +34,20 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     public func get(_ key: some DocumentKeyRepresentable) throws -> Model? {
         let key = key.documentKey
         return try access(collection: name) {
-            try store.readAccess { db in
-                guard let info = try store.knownCollection(named: name, in: db) else { return nil }
+            let read = { (statement: RawStatement, info: CollectionInfo) throws -> Model? in
                 try check(key, against: info)
-                let statement = try RawStatement(db, sql: sql.selectBody)
-                defer { statement.finish() }
                 statement.bind(key, at: 1)
                 guard try statement.step() else { return nil }
                 return try ModelCoding.decode(Model.self, from: statement.bytes(at: 0), collection: name, key: key)
+            }
+            if let reader = store.pointReaderOutsideTransactions, let info = store.cachedCollection(named: name) {
+                return try reader.withStatement(sql.selectBody) { try read($0, info) }
+            }
+            return try store.readAccess { db in
+                guard let info = try store.knownCollection(named: name, in: db) else { return nil }
+                let statement = try RawStatement(db, sql: sql.selectBody)
+                defer { statement.finish() }
+                return try read(statement, info)
             }
         }
     }
@@ -81,13 +87,19 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     public func exists(_ key: some DocumentKeyRepresentable) throws -> Bool {
         let key = key.documentKey
         return try access(collection: name) {
-            try store.readAccess { db in
-                guard let info = try store.knownCollection(named: name, in: db) else { return false }
+            let read = { (statement: RawStatement, info: CollectionInfo) throws -> Bool in
                 try check(key, against: info)
-                let statement = try RawStatement(db, sql: sql.exists)
-                defer { statement.finish() }
                 statement.bind(key, at: 1)
                 return try statement.step()
+            }
+            if let reader = store.pointReaderOutsideTransactions, let info = store.cachedCollection(named: name) {
+                return try reader.withStatement(sql.exists) { try read($0, info) }
+            }
+            return try store.readAccess { db in
+                guard let info = try store.knownCollection(named: name, in: db) else { return false }
+                let statement = try RawStatement(db, sql: sql.exists)
+                defer { statement.finish() }
+                return try read(statement, info)
             }
         }
     }

@@ -18,6 +18,8 @@ public final class DocumentStore: Sendable {
     public let isReadOnly: Bool
 
     let writer: any DatabaseWriter
+    /// Fast single-document reads of file stores (nil in memory).
+    let pointReader: PointReader?
     /// Collections known to exist, by name: saves a catalog look-up on every call.
     /// Filled only with committed state (see ``knownCollection(named:in:)``).
     private let knownCollections = Mutex(KnownCollections())
@@ -43,6 +45,7 @@ public final class DocumentStore: Sendable {
                 try pool.write { db in try Catalog.install(in: db) }
             }
             writer = pool
+            pointReader = PointReader(path: path)
         } catch let error as DocStoreError {
             throw error
         } catch let error as DatabaseError {
@@ -54,6 +57,7 @@ public final class DocumentStore: Sendable {
         path = nil
         isReadOnly = false
         writer = queue
+        pointReader = nil
     }
 
     /// A new, empty store in memory; gone when the last reference is released.
@@ -147,7 +151,7 @@ public final class DocumentStore: Sendable {
     /// the same committed state, even while other threads write.
     public func read<Result>(_ body: (StoreTransaction) throws -> Result) throws -> Result {
         try access(collection: nil) {
-            try writer.unsafeReentrantRead { db in
+            try readAccess { db in
                 if db.isInsideTransaction { return try body(StoreTransaction(store: self)) }
                 var result: Result?
                 try db.inTransaction(.deferred) {
@@ -168,19 +172,36 @@ public final class DocumentStore: Sendable {
 
     func writeAccess<R>(_ body: (Database) throws -> R) throws -> R {
         if isReadOnly { throw DocStoreError.readOnly(path: path ?? ":memory:") }
-        return try writer.unsafeReentrantWrite(body)
+        return try writer.unsafeReentrantWrite { db in try StoreAccessDepth.inside { try body(db) } }
     }
 
     func readAccess<R>(_ body: (Database) throws -> R) throws -> R {
-        try writer.unsafeReentrantRead(body)
+        try writer.unsafeReentrantRead { db in try StoreAccessDepth.inside { try body(db) } }
+    }
+
+    /// The point reader, when a single-document read may use it: a file store, and
+    /// not inside a transaction or snapshot of this thread, whose reads must go
+    /// through its own connection.
+    var pointReaderOutsideTransactions: PointReader? {
+        StoreAccessDepth.current == 0 ? pointReader : nil
+    }
+
+    /// The collection's catalog entry if already cached (no database access).
+    func cachedCollection(named name: String) -> CollectionInfo? {
+        knownCollections.withLock { $0.known[name] }
     }
 
     /// Runs `body` atomically: in a new immediate transaction, or in a savepoint when
     /// a transaction is already open (so a failed call inside a user's `write`
     /// leaves no partial change behind, whether or not the user catches the error).
-    func withinTransaction<R>(_ db: Database, _ body: () throws -> R) throws -> R {
+    ///
+    /// With `unlessInsideOne`, a call inside an open transaction runs `body` as it
+    /// is, for callers whose only write is a single statement.
+    func withinTransaction<R>(_ db: Database, unlessInsideOne: Bool = false, _ body: () throws -> R) throws -> R {
         var result: R?
-        if db.isInsideTransaction {
+        if db.isInsideTransaction, unlessInsideOne {
+            return try body()
+        } else if db.isInsideTransaction {
             try db.inSavepoint {
                 result = try body()
                 return .commit
@@ -197,12 +218,17 @@ public final class DocumentStore: Sendable {
 
     /// The collection's catalog entry, or nil if it doesn't exist yet.
     func knownCollection(named name: String, in db: Database) throws -> CollectionInfo? {
-        if let info = knownCollections.withLock({ $0.known[name] }) { return info }
+        let connection = ObjectIdentifier(db)
+        let cached = knownCollections.withLock { state -> CollectionInfo? in
+            // A collection created by a transaction still open exists only for the
+            // connection running that transaction.
+            state.known[name] ?? state.pending[name].flatMap { $0.connection == connection ? $0.info : nil }
+        }
+        if let cached { return cached }
         guard let info = try Catalog.collection(named: name, in: db) else { return nil }
         knownCollections.withLock { state in
-            // A collection created by a transaction still open is not cached yet:
-            // that transaction may roll back.
-            if !state.pending.contains(name) { state.known[name] = info }
+            // Don't cache what an open transaction created: it may roll back.
+            if state.pending[name] == nil { state.known[name] = info }
         }
         return info
     }
@@ -214,18 +240,19 @@ public final class DocumentStore: Sendable {
         try CollectionName.validate(name)
         let info = CollectionInfo(name: name, keyKind: kind)
         try Catalog.createCollection(info, in: db)
-        // Cache the entry only once it is committed: a rolled-back creation must not
-        // leave the cache claiming a table that isn't there.
-        knownCollections.withLock { _ = $0.pending.insert(name) }
+        // Cache the entry for everyone only once it is committed: a rolled-back
+        // creation must not leave the cache claiming a table that isn't there.
+        let connection = ObjectIdentifier(db)
+        knownCollections.withLock { $0.pending[name] = PendingCollection(info: info, connection: connection) }
         db.afterNextTransaction(
             onCommit: { [self] _ in
                 knownCollections.withLock { state in
-                    state.pending.remove(name)
+                    state.pending[name] = nil
                     state.known[name] = info
                 }
             },
             onRollback: { [self] _ in
-                knownCollections.withLock { _ = $0.pending.remove(name) }
+                knownCollections.withLock { $0.pending[name] = nil }
             })
         return info
     }
@@ -234,7 +261,14 @@ public final class DocumentStore: Sendable {
 /// The collections a store knows exist, and those created by transactions still open.
 struct KnownCollections {
     var known: [String: CollectionInfo] = [:]
-    var pending: Set<String> = []
+    var pending: [String: PendingCollection] = [:]
+}
+
+/// A collection created by a transaction not yet committed, and the connection
+/// running it (the only one that can see the new table).
+struct PendingCollection {
+    var info: CollectionInfo
+    var connection: ObjectIdentifier
 }
 
 /// Runs an operation, turning GRDB's and SQLite's errors into ``DocStoreError``s that

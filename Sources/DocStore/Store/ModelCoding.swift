@@ -2,7 +2,8 @@
 /// every error. Untyped collections (`JSONValue`) skip Codable altogether.
 enum ModelCoding {
     static func encode<Model: Encodable>(_ model: Model, collection: String, key: DocumentKey?) throws -> [UInt8] {
-        if let json = model as? JSONValue {
+        // The metatype comparison is free; the cast only runs for untyped collections.
+        if Model.self == JSONValue.self, let json = model as? JSONValue {
             return DocumentCodec.serialize(json)
         }
         do {
@@ -10,6 +11,23 @@ enum ModelCoding {
         } catch {
             throw DocStoreError.encodingFailed(collection: collection, key: key, codingPath: error.codingPath, reason: error.reason)
         }
+    }
+
+    /// Encodes a model with a reusable encoder and passes its JSON text to `body`
+    /// without copying it.
+    static func withEncoded<Model: Encodable, R>(
+        _ model: Model, encoder: StreamEncoder, collection: String, key: DocumentKey?,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        if Model.self == JSONValue.self, let json = model as? JSONValue {
+            return try DocumentCodec.serialize(json).withUnsafeBytes(body)
+        }
+        do {
+            try DocumentCodec.encode(model, with: encoder)
+        } catch {
+            throw DocStoreError.encodingFailed(collection: collection, key: key, codingPath: error.codingPath, reason: error.reason)
+        }
+        return try encoder.bytes.withUnsafeBytes(body)
     }
 
     static func decode<Model: Decodable>(

@@ -22,13 +22,49 @@ struct SQLiteFailure: Error {
 struct RawStatement {
     let handle: OpaquePointer
     private let connection: OpaquePointer?
+    /// Keeps an uncached GRDB statement alive while it is stepped.
+    private let owner: Statement?
 
-    init(_ db: Database, sql: String) throws {
-        let statement = try db.cachedStatement(sql: sql)
+    /// A statement prepared outside GRDB, owned by its connection (see `PointReader`).
+    init(handle: OpaquePointer, connection: OpaquePointer) {
+        self.handle = handle
+        self.connection = connection
+        self.owner = nil
+    }
+
+    /// A statement from GRDB's cache (`cached`, the default: for statements run
+    /// again and again), or prepared for this use only (for a streaming read whose
+    /// caller may run the same statement inside the loop).
+    init(_ db: Database, sql: String, cached: Bool = true) throws {
+        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        owner = statement
         handle = statement.sqliteStatement
         connection = db.sqliteConnection
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds a compiled query's values to its parameters, in order.
+    func bind(_ bindings: [SQLBinding]) {
+        for (offset, binding) in bindings.enumerated() {
+            bind(binding, at: Int32(offset + 1))
+        }
+    }
+
+    func bind(_ binding: SQLBinding, at index: Int32) {
+        switch binding {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let i): sqlite3_bind_int64(handle, index, i)
+        case .double(let d): sqlite3_bind_double(handle, index, d)
+        case .text(let s): bindTransient(s, at: index)
+        case .blob(let bytes):
+            // A zero-length blob, not NULL, when empty.
+            if bytes.isEmpty { sqlite3_bind_zeroblob(handle, index, 0); return }
+            bytes.withUnsafeBytes { buffer in
+                _ = sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count),
+                                      unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+        }
     }
 
     func bind(_ key: DocumentKey, at index: Int32) {

@@ -12,6 +12,8 @@ enum StoreFile {
         // Wait for another process's writer instead of failing at once.
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
+            // Case-insensitive queries call Swift's case mapping (see CaseFolding).
+            db.add(function: CaseFolding.function)
             // WAL with synchronous=NORMAL: a commit survives a process crash; only
             // power loss can roll back the last transactions, never corrupt the file.
             if !db.configuration.readonly {

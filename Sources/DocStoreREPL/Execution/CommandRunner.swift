@@ -122,7 +122,13 @@ final class CommandRunner {
             let rows = try collection.select(query, fields: fields)
             return .rows(columns: fields.map(\.description), rows.map { $0.map(Optional.some) })
         case .aggregate(let aggregate):
-            return .value(try collection.aggregate(query, aggregate))
+            let value = try collection.aggregate(query, aggregate)
+            // Counts by value are rows: a table reads better than a JSON array.
+            if case .countBy = aggregate, case .array(let groups) = value,
+               groups.allSatisfy({ if case .object = $0 { true } else { false } }) {
+                return .rows(columns: ["value", "count"], groups.map { [$0["value"] ?? .null, $0["count"]] })
+            }
+            return .value(value)
         case .delete:
             return .message("deleted \(CommandResult.plural(try collection.delete(query), "document"))")
         case .update(let updates):

@@ -4,13 +4,13 @@ import DocStore
 extension CommandParser {
     /// Methods that end a chain (nothing may follow them).
     static let terminalMethods: Set<String> = [
-        "all", "fetch", "first", "count", "exists", "keys", "select", "min", "max", "sum",
-        "average", "distinct", "countBy", "delete", "update", "explain",
+        "all", "fetch", "first", "count", "exists", "contains", "keys", "select", "min", "max", "sum",
+        "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
     ]
     /// Every method a collection or a chain offers, for suggestions and completion.
     public static let methodNames: [String] = [
-        "filter", "sorted", "limit", "offset", "all", "first", "count", "exists", "keys", "select",
-        "min", "max", "sum", "average", "distinct", "countBy", "delete", "update", "explain",
+        "filter", "sorted", "limit", "offset", "query", "all", "first", "count", "exists", "contains", "keys", "select",
+        "min", "max", "sum", "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
         "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
     ]
 
@@ -31,7 +31,8 @@ extension CommandParser {
             case "filter":
                 query.condition = Self.conjunction(query.condition, try conditionBlock())
             case "sorted":
-                query.sort = try sortArguments()
+                // As in the DSL (and Swift's stable sort): a later sort decides first.
+                query.sort = try sortArguments() + query.sort
             case "limit":
                 try expect(.leftParen)
                 query.limit = try count("limit")
@@ -48,13 +49,19 @@ extension CommandParser {
                 try expect(.rightParen)
             case "all", "fetch":
                 try emptyArguments()
-            case "first", "count", "exists":
+            case "query":
+                break  // `players.query.max(\.number)`: the DSL's whole-collection query.
+            case "first", "count", "exists", "contains":
+                // `contains { … }` is the DSL's collection-level `exists`.
                 action = method == "first" ? .first : method == "count" ? .count : .exists
                 if current.isSymbol(.leftBrace) {
                     query.condition = Self.conjunction(query.condition, try conditionBlock())
-                } else if method == "count", current.isSymbol(.leftParen), try countByArgument() {
+                } else if method == "count", current.isSymbol(.leftParen), let label = try labelAfterParenthesis(["groupedBy", "by"]) {
+                    _ = label
                     action = .aggregate(.countBy(try keyPath()))
                     try expect(.rightParen)
+                } else if method == "contains" {
+                    throw REPLSyntaxError("contains takes a condition block: \(name).contains { $0.field == value }", at: current.location)
                 } else {
                     try emptyArguments()
                 }
@@ -63,6 +70,14 @@ extension CommandParser {
                 action = .keys
             case "select":
                 action = .select(try selectArguments())
+            case "distinctValues":
+                try expect(.leftParen)
+                guard try acceptLabel("of") else {
+                    throw REPLSyntaxError("expected 'of:' as in distinctValues(of: \\.field), found \(current.shown)", at: current.location)
+                }
+                let field = try keyPath()
+                try expect(.rightParen)
+                action = .aggregate(.distinct(field))
             case "min", "max", "sum", "average", "distinct", "countBy":
                 let field = try fieldArgument(method)
                 let aggregate: Aggregate = switch method {
@@ -75,7 +90,11 @@ extension CommandParser {
                 }
                 action = .aggregate(aggregate)
             case "delete":
-                try emptyArguments()
+                if current.isSymbol(.leftBrace) {
+                    query.condition = Self.conjunction(query.condition, try conditionBlock())
+                } else {
+                    try emptyArguments()
+                }
                 action = .delete
             case "update":
                 action = .update(try updateBlock())
@@ -104,24 +123,49 @@ extension CommandParser {
         return .query(collection: name, query, action)
     }
 
-    /// `(by: ` after `count`, consumed when present.
-    mutating func countByArgument() throws(REPLSyntaxError) -> Bool {
+    /// `(label: ` with one of `labels`, consumed when present; returns the label.
+    mutating func labelAfterParenthesis(_ labels: [String]) throws(REPLSyntaxError) -> String? {
         let saved = (lexer, current)
         try advance()
-        if try acceptLabel("by") { return true }
+        for label in labels where try acceptLabel(label) { return label }
         (lexer, current) = saved
-        return false
+        return nil
+    }
+
+    // The typed DSL's combinators, mirrored so that the same text builds the same
+    // AST (Sources/DocStore/DSL/DocumentCondition.swift): ANDs flatten and drop
+    // `.always`, ORs flatten, one condition stands for itself, `!!c` is `c`.
+
+    /// Every condition: `.always` for none, the condition itself for one.
+    static func conjunction(_ parts: [Condition]) -> Condition {
+        let parts = parts.flatMap { part -> [Condition] in
+            switch part {
+            case .always: []
+            case .and(let inner): inner
+            default: [part]
+            }
+        }
+        return parts.isEmpty ? .always : parts.count == 1 ? parts[0] : .and(parts)
     }
 
     /// Two filters on one chain mean both.
     static func conjunction(_ a: Condition, _ b: Condition) -> Condition {
-        switch (a, b) {
-        case (.always, _): b
-        case (_, .always): a
-        case (.and(let left), .and(let right)): .and(left + right)
-        case (.and(let left), _): .and(left + [b])
-        default: .and([a, b])
+        conjunction([a, b])
+    }
+
+    /// Any of the conditions: `.or([])` (false) for none, the condition itself for one.
+    static func disjunction(_ parts: [Condition]) -> Condition {
+        let parts = parts.flatMap { part -> [Condition] in
+            if case .or(let inner) = part, !inner.isEmpty { return inner }
+            return [part]
         }
+        return parts.count == 1 ? parts[0] : .or(parts)
+    }
+
+    /// The opposite: `!!c` is `c`.
+    static func negation(_ condition: Condition) -> Condition {
+        if case .not(let inner) = condition { return inner }
+        return .not(condition)
     }
 
     /// A non-negative integer argument.
@@ -193,13 +237,43 @@ extension CommandParser {
         return path
     }
 
-    /// `{ $0.a = 1; $0.b += 2; $0.c -= 1; $0.d = nil }`
+    /// The DSL's `{ $0.a.set(to: 1); $0.n.increment(by: 2); $0.b.remove() }`, or the
+    /// REPL's shorthand `{ $0.a = 1; $0.n += 2; $0.n -= 1; $0.b = nil }` (`= nil`
+    /// removes the field, as assigning nil to an optional drops it when encoded;
+    /// `set(to: nil)` stores null, as in the DSL).
     mutating func updateBlock() throws(REPLSyntaxError) -> [FieldUpdate] {
-        let updates = try block("assignments") { (parser: inout CommandParser) throws(REPLSyntaxError) -> FieldUpdate in
-            let path = try parser.fieldReference(stopAt: [])
+        let updates = try block("changes") { (parser: inout CommandParser) throws(REPLSyntaxError) -> FieldUpdate in
+            let path = try parser.fieldReference(stopAt: ["set", "increment", "remove"])
+            if parser.current.isSymbol(.dot) {
+                try parser.advance()
+                let method = try parser.identifier("set, increment or remove")
+                try parser.expect(.leftParen)
+                let update: FieldUpdate
+                switch method {
+                case "set":
+                    guard try parser.acceptLabel("to") else {
+                        throw REPLSyntaxError("expected 'to:' as in set(to: value), found \(parser.current.shown)", at: parser.current.location)
+                    }
+                    update = .set(path, try parser.literal())
+                case "increment":
+                    guard try parser.acceptLabel("by") else {
+                        throw REPLSyntaxError("expected 'by:' as in increment(by: 1), found \(parser.current.shown)", at: parser.current.location)
+                    }
+                    let valueToken = parser.current
+                    let amount = try parser.literal()
+                    guard amount.numberValue != nil else {
+                        throw REPLSyntaxError("increment takes a number, found \(amount.typeName)", at: valueToken.location)
+                    }
+                    update = .increment(path, amount)
+                default:
+                    update = .remove(path)
+                }
+                try parser.expect(.rightParen)
+                return update
+            }
             let operatorToken = parser.current
             guard case .symbol(let symbol) = operatorToken.kind, [.assign, .plusAssign, .minusAssign].contains(symbol) else {
-                throw REPLSyntaxError("expected '=', '+=' or '-=' after the field, found \(operatorToken.shown)", at: operatorToken.location)
+                throw REPLSyntaxError("expected .set(to:), .increment(by:), .remove(), '=', '+=' or '-=' after the field, found \(operatorToken.shown)", at: operatorToken.location)
             }
             try parser.advance()
             let valueToken = parser.current
@@ -220,7 +294,7 @@ extension CommandParser {
             }
         }
         guard !updates.isEmpty else {
-            throw REPLSyntaxError("update needs at least one assignment: update { $0.field = value }", at: current.location)
+            throw REPLSyntaxError("update needs at least one change: update { $0.field.set(to: value) }", at: current.location)
         }
         return updates
     }

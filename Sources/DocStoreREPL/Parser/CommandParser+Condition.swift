@@ -9,7 +9,7 @@ import DocStore
 ///     $0.roster.any { $0.number > 10 }
 extension CommandParser {
     /// Field methods that take arguments or a closure.
-    static let fieldMethods: Set<String> = ["hasPrefix", "hasSuffix", "contains", "in", "any", "all"]
+    static let fieldMethods: Set<String> = ["hasPrefix", "hasSuffix", "contains", "arrayContains", "in", "any", "all"]
     /// Field properties that end a condition (`isEmpty`, `exists`) or start one (`count`).
     static let fieldProperties: Set<String> = ["isEmpty", "exists", "count"]
 
@@ -18,7 +18,7 @@ extension CommandParser {
         let conditions = try block("conditions") { (parser: inout CommandParser) throws(REPLSyntaxError) -> Condition in
             try parser.condition()
         }
-        return conditions.count == 1 ? conditions[0] : conditions.isEmpty ? .always : .and(conditions)
+        return Self.conjunction(conditions)
     }
 
     /// `a || b`
@@ -27,14 +27,14 @@ extension CommandParser {
         defer { unnest() }
         var terms = [try conjunctionTerm()]
         while try accept(.or) { terms.append(try conjunctionTerm()) }
-        return terms.count == 1 ? terms[0] : .or(terms)
+        return terms.count == 1 ? terms[0] : Self.disjunction(terms)
     }
 
     /// `a && b`
     mutating func conjunctionTerm() throws(REPLSyntaxError) -> Condition {
         var factors = [try unaryCondition()]
         while try accept(.and) { factors.append(try unaryCondition()) }
-        return factors.count == 1 ? factors[0] : .and(factors)
+        return factors.count == 1 ? factors[0] : Self.conjunction(factors)
     }
 
     /// `!a`, `(a)`, `AnyOf { }`, `AllOf { }`, `Not { }`, or a condition on a field.
@@ -42,7 +42,7 @@ extension CommandParser {
         if try accept(.not) {
             try nest()
             defer { unnest() }
-            return .not(try unaryCondition())
+            return Self.negation(try unaryCondition())
         }
         if try accept(.leftParen) {
             let inner = try condition()
@@ -53,14 +53,13 @@ extension CommandParser {
         case "AnyOf":
             try advance()
             let conditions = try block("conditions") { (parser: inout CommandParser) throws(REPLSyntaxError) -> Condition in try parser.condition() }
-            return .or(conditions)
+            return Self.disjunction(conditions)
         case "AllOf":
             try advance()
-            let conditions = try block("conditions") { (parser: inout CommandParser) throws(REPLSyntaxError) -> Condition in try parser.condition() }
-            return .and(conditions)
+            return try conditionBlock()
         case "Not":
             try advance()
-            return .not(try conditionBlock())
+            return Self.negation(try conditionBlock())
         case "true":
             try advance()
             return .always
@@ -122,7 +121,7 @@ extension CommandParser {
         case .null:
             switch op {
             case .equal: return .isNull(path)
-            case .notEqual: return .not(.isNull(path))
+            case .notEqual: return .not(.isNull(path))  // as the DSL builds `!= nil`
             default: throw REPLSyntaxError("nil can only be compared with == or !=", at: valueToken.location)
             }
         case .array, .object:
@@ -156,6 +155,11 @@ extension CommandParser {
             let caseInsensitive = try caseInsensitiveOption()
             try expect(.rightParen)
             return .string(path, method == "hasPrefix" ? .hasPrefix : .hasSuffix, text, caseInsensitive: caseInsensitive)
+        case "arrayContains":
+            try expect(.leftParen)
+            let value = try literal()
+            try expect(.rightParen)
+            return .arrayContains(path, value)
         case "contains":
             try expect(.leftParen)
             let valueToken = current
@@ -226,38 +230,34 @@ extension CommandParser {
         return .or([.string(path, .contains, text, caseInsensitive: false), .arrayContains(path, value)])
     }
 
-    /// `[1, 2]`, or a subquery: `teams.filter { … }.keys()` / `.select { $0.field }`.
+    /// `[1, 2]` (a `nil` among them also matches a missing field, as in the DSL),
+    /// or a subquery as the DSL writes it: `teams.filter { … }` (its keys) or
+    /// `teams.filter { … }, selecting: \.city` (that field's values).
     mutating func inArgument(_ path: FieldPath) throws(REPLSyntaxError) -> Condition {
         if let name = current.identifier, !["true", "false", "nil"].contains(name) {
             let nameToken = current
             try advance()
             try checkCollectionExists(name, at: nameToken.location)
-            try expect(.dot, "after the collection name of the subquery")
             let outer = collection
             collection = name
             defer { collection = outer }
             var condition = Condition.always
-            var field: FieldPath?
-            while true {
+            while try accept(.dot) {
                 let methodToken = current
-                let method = try identifier("filter, keys or select")
+                let method = try identifier("filter")
                 switch method {
-                case "filter":
-                    condition = Self.conjunction(condition, try conditionBlock())
-                    try expect(.dot, "and .keys() or .select { $0.field } to end the subquery")
-                    continue
-                case "keys":
-                    try emptyArguments()
-                case "select":
-                    let fields = try selectArguments()
-                    guard fields.count == 1 else {
-                        throw REPLSyntaxError("a subquery selects one field", at: methodToken.location)
-                    }
-                    field = fields[0]
+                case "filter": condition = Self.conjunction(condition, try conditionBlock())
+                case "query": continue
                 default:
-                    throw REPLSyntaxError("a subquery is coll.filter { … }.keys() or coll.filter { … }.select { $0.field }; '\(method)' can't be used here", at: methodToken.location)
+                    throw REPLSyntaxError("a subquery is coll.filter { … } (its keys), optionally followed by , selecting: \\.field; '\(method)' can't be used here", at: methodToken.location)
                 }
-                break
+            }
+            var field: FieldPath?
+            if try accept(.comma) {
+                guard try acceptLabel("selecting") else {
+                    throw REPLSyntaxError("expected 'selecting:', found \(current.shown)", at: current.location)
+                }
+                field = try keyPath()
             }
             return .isInSubquery(path, Subquery(collection: name, condition: condition, field: field))
         }
@@ -265,6 +265,7 @@ extension CommandParser {
         guard case .array(let values) = try literal() else {
             throw REPLSyntaxError("in takes an array of values: .in([1, 2])", at: valueToken.location)
         }
-        return .isIn(path, values)
+        let isIn = Condition.isIn(path, values.filter { !$0.isNull })
+        return values.contains(where: \.isNull) ? .or([isIn, .isNull(path)]) : isIn
     }
 }

@@ -126,10 +126,10 @@ public struct CommandParser {
             command = .insert(collection: name, try documentsArgument())
         case "save":
             command = .save(collection: name, try documentsArgument())
-        case "delete" where !isEmptyCall():
+        case "delete" where !isEmptyCall() && !current.isSymbol(.leftBrace):
             try checkCollectionExists(name, at: start.location)
             command = .deleteKey(collection: name, try keyArgument())
-        case "delete":
+        case "delete" where isEmptyCall():
             throw REPLSyntaxError("\(name).delete() would delete every document: write \(name).deleteAll() to mean it, or \(name).filter { … }.delete()", at: methodToken.location)
         case "deleteAll":
             try emptyArguments()

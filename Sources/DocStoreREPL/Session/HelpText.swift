@@ -36,28 +36,32 @@ enum HelpText {
         Reading:
           coll                                         every document
           coll.filter { COND; COND }                   documents matching all conditions (lines work as ;)
-              .sorted { $0.a; $0.b.descending }        order (ties by key); also .sorted(by: \\.a)
-              .limit(n)  .offset(n)  .limit(n, offset: m)
-          ….first()  ….count()  ….count { COND }  ….exists { COND }  ….keys()
-          ….select { ($0.a, $0.b) }                    or .select(\\.a, \\.b)
-          ….min(\\.x)  .max(\\.x)  .sum(\\.x)  .average(\\.x)  .distinct(\\.x)  .countBy(\\.x)
-                                                       (each also as { $0.x })
+              .sorted { $0.a; $0.b.descending }        order (ties by key); a later .sorted decides first
+              .limit(n)  .limit(n, offset: m)  .offset(n)
+          ….first()  ….count()  ….exists()  ….keys()  ….explain()
+          coll.count { COND }  coll.first { COND }  coll.contains { COND }  (also after a filter)
+          ….select { ($0.a, $0.b) }  ….select { $0.a }  ….select(\\.a, \\.b)
+          ….min(\\.x)  .max(\\.x)  .sum(\\.x)  .average(\\.x)  (or { $0.x })   coll.query.max(\\.x)
+          ….distinctValues(of: \\.x)  ….count(groupedBy: \\.x)
           coll.get(KEY)                                KEY: an integer or a "string" (UUIDs as strings)
         Conditions:
           $0.a == v   != < <= > >=                     v: "text", 12, 0.5, true, false, nil
           $0.a == nil / != nil                         missing or null / present and not null
           $0.a.exists                                  present, even if null
           $0.s.hasPrefix("x")  .hasSuffix("x")  .contains("x")   add caseInsensitive: true if wanted
-          $0.tags.contains("x")  $0.tags.isEmpty  $0.tags.count > 2
-          $0.a.in([1, 2])    $0.teamId.in(teams.filter { $0.city == "Boston" }.keys())
+          $0.tags.contains("x")  $0.tags.arrayContains(v)  $0.tags.isEmpty  $0.tags.count > 2
+              (contains: an array's element or a string's substring, by the sampled type)
+          $0.a.in([1, 2, nil])    $0.teamId.in(teams.filter { $0.city == "Boston" })
+          $0.city.in(teams.filter { … }, selecting: \\.city)
           $0.roster.any { $0.number > 10 }   $0.roster.all { … }   ($0 is then the element)
           $0.stats.battingAverage  $0.tags[0]  $0.extra["odd key"]      nested paths
           AnyOf { C; C }   AllOf { C; C }   Not { C; C }   !C   C && C   C || C   ( C )
         Writing:
           coll.insert({JSON}) / insert([{…}, {…}])     new documents ("id" is the key; generated if absent)
           coll.save({JSON})                            insert or replace
-          coll.delete(KEY)   coll.deleteAll()   coll.filter { … }.delete()
-          coll.filter { … }.update { $0.a = 1; $0.n += 1; $0.b = nil }   (= nil removes the field)
+          coll.delete(KEY)   coll.deleteAll()   coll.delete { COND }   coll.filter { … }.delete()
+          coll.filter { … }.update { $0.a.set(to: 1); $0.n.increment(by: 1); $0.b.remove() }
+              shorthand: $0.a = 1; $0.n += 1; $0.n -= 1; $0.b = nil (removes)
           coll.createIndex(\\.a)  createIndex(\\.a, \\.b)  createIndex(\\.a, unique: true)
           coll.dropIndex(\\.a)   coll.indexes()   .explain QUERY
         """

@@ -23,11 +23,13 @@ public enum SampleData {
          "tags": ["prospect"]],
     ]
 
-    /// Creates `teams` and `players` in `store` (one transaction).
+    /// Creates `teams` and `players` in `store` (one transaction), and an index
+    /// on the players' `teamId`, so `.explain` has an index to show.
     public static func load(into store: DocumentStore) throws {
         try store.write { transaction in
             try transaction.collection(named: "teams").insert(contentsOf: teams)
             try transaction.collection(named: "players").insert(contentsOf: players)
         }
+        _ = try store.collection(named: "players").createIndex(on: [FieldPath("teamId")])
     }
 }

@@ -91,9 +91,10 @@ struct ParserConstructTests {
 
     @Test func inListsAndSubqueries() throws {
         #expect(try parse("players.filter { $0.teamId.in([1, 2]) }") == playersQuery(.isIn(FieldPath("teamId"), [1, 2])))
-        #expect(try parse(#"players.filter { $0.teamId.in(teams.filter { $0.city == "Boston" }.keys()) }"#) == playersQuery(
+        #expect(try parse("players.filter { $0.teamId.in([1, nil]) }") == playersQuery(.or([.isIn(FieldPath("teamId"), [1]), .isNull(FieldPath("teamId"))])))
+        #expect(try parse(#"players.filter { $0.teamId.in(teams.filter { $0.city == "Boston" }) }"#) == playersQuery(
             .isInSubquery(FieldPath("teamId"), Subquery(collection: "teams", condition: .compare(FieldPath("city"), .equal, "Boston")))))
-        #expect(try parse(#"players.filter { $0.teamId.in(teams.filter { $0.city == "Boston" }.select { $0.id }) }"#) == playersQuery(
+        #expect(try parse(#"players.filter { $0.teamId.in(teams.filter { $0.city == "Boston" }, selecting: \.id) }"#) == playersQuery(
             .isInSubquery(FieldPath("teamId"), Subquery(collection: "teams", condition: .compare(FieldPath("city"), .equal, "Boston"), field: FieldPath("id")))))
     }
 
@@ -133,6 +134,9 @@ struct ParserConstructTests {
             #expect(try parse("players.\(name) { $0.number }") == playersQuery(.aggregate(aggregate)))
         }
         #expect(try parse(#"players.count(by: \.number)"#) == playersQuery(.aggregate(.countBy(FieldPath("number")))))
+        // The typed DSL's own spellings.
+        #expect(try parse(#"players.query.count(groupedBy: \.number)"#) == playersQuery(.aggregate(.countBy(FieldPath("number")))))
+        #expect(try parse(#"players.query.distinctValues(of: \.number)"#) == playersQuery(.aggregate(.distinct(FieldPath("number")))))
     }
 
     @Test func updates() throws {
@@ -141,6 +145,23 @@ struct ParserConstructTests {
             .set(FieldPath("position"), "Third Base"), .increment(FieldPath("number"), 1), .increment(FieldPath("stats", "homeRuns"), -2),
             .remove(FieldPath("nickname")), .set(FieldPath("tags"), ["a", "b"]), .set(FieldPath("extra"), ["k": 1]),
         ])))
+    }
+
+    @Test func updatesInTheDSLSpelling() throws {
+        let text = #"players.filter { $0.id == 2 }.update { $0.position.set(to: "Third Base"); $0.number.increment(by: 1); $0.nickname.remove(); $0.note.set(to: nil) }"#
+        #expect(try parse(text) == playersQuery(.compare(FieldPath("id"), .equal, 2), .update([
+            .set(FieldPath("position"), "Third Base"), .increment(FieldPath("number"), 1), .remove(FieldPath("nickname")), .set(FieldPath("note"), nil),
+        ])))
+    }
+
+    @Test func collectionLevelConditionMethods() throws {
+        let onTeam = Condition.compare(FieldPath("teamId"), .equal, 1)
+        #expect(try parse("players.contains { $0.teamId == 1 }") == playersQuery(onTeam, .exists))
+        #expect(try parse("players.delete { $0.teamId == 1 }") == playersQuery(onTeam, .delete))
+        // A later sort decides first, as in the DSL.
+        #expect(try parse("players.sorted { $0.number }.sorted { $0.lastName }") == playersQuery(sort: [SortKey(FieldPath("lastName")), SortKey(FieldPath("number"))]))
+        #expect(try parse("players.filter { !!($0.teamId == 1) }") == playersQuery(onTeam))
+        #expect(try parse("players.filter { AnyOf { $0.teamId == 1 } }") == playersQuery(onTeam))
     }
 
     @Test func collectionMethods() throws {

@@ -87,8 +87,7 @@ struct SessionTests {
         #expect(harness.feed("players.get(34)") == .done)
     }
 
-    @Test(.enabled(if: !executionAPIIsStubbed, "needs the query execution API"))
-    func queriesRunThroughTheCollectionAPI() throws {
+    @Test func queriesRunThroughTheCollectionAPI() throws {
         let harness = try SessionHarness()
         harness.feed(".mode ndjson")
         #expect(harness.feed("players.filter { $0.teamId == 1; $0.number > 10 }.sorted { $0.lastName }.select { $0.lastName }") == .done)

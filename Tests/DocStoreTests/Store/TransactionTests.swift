@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import DocStore
 
-struct Player: Codable, Identifiable, Equatable {
+struct RosterEntry: Codable, Identifiable, Equatable {
     var id: Int
     var name: String
     var teamId: Int
@@ -18,20 +19,20 @@ struct TransactionTests {
         #expect(throws: Abort.self) {
             try store.write { tx in
                 try tx.collection(Team.self).insert(sampleTeams[1])
-                try tx.collection(Player.self).insert(Player(id: 7, name: "Ortiz", teamId: 1))
+                try tx.collection(RosterEntry.self).insert(RosterEntry(id: 7, name: "Ortiz", teamId: 1))
                 try tx.collection(Team.self).delete(1)
                 try tx.values.set(42, forKey: "answer")
                 throw Abort()
             }
         }
         #expect(try store.collection(Team.self).all() == [sampleTeams[0]])
-        #expect(try store.collection(Player.self).count() == 0)
+        #expect(try store.collection(RosterEntry.self).count() == 0)
         #expect(try store.values.get("answer", as: Int.self) == nil)
         // The collection created inside the rolled-back transaction does not exist,
         // and creating it again afterwards works.
         #expect(try store.collections().map(\.name) == ["teams"])
-        try store.collection(Player.self).insert(Player(id: 7, name: "Ortiz", teamId: 1))
-        #expect(try store.collection(Player.self).count() == 1)
+        try store.collection(RosterEntry.self).insert(RosterEntry(id: 7, name: "Ortiz", teamId: 1))
+        #expect(try store.collection(RosterEntry.self).count() == 1)
     }
 
     @Test func readsInsideSeeTheWritesAndTheResultIsReturned() throws {
@@ -103,5 +104,26 @@ struct TransactionTests {
             #expect(try tx.collection(Team.self).count() == first)
         }
         #expect(try teams.count() == 2)
+    }
+
+    @Test func aCollectionBeingCreatedIsInvisibleToOtherConnectionsUntilCommit() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        let teams = store.collection(Team.self)
+        try store.write { _ in
+            try teams.insert(contentsOf: sampleTeams)
+            #expect(try teams.count() == 4, "the creating transaction sees its collection")
+            // A reader on another connection sees the last committed state: nothing.
+            let seen = Mutex<Int?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                seen.withLock { $0 = try? teams.count() }
+                done.signal()
+            }
+            done.wait()
+            #expect(seen.withLock { $0 } == 0)
+        }
+        #expect(try teams.count() == 4)
     }
 }

@@ -47,3 +47,24 @@ struct UntypedCollectionTests {
         #expect(try store.collection(Account.self).get(other)?.owner == "you")
     }
 }
+
+@Suite("JSONValue inside typed models")
+struct NestedJSONValueTests {
+    struct Event: Codable, Identifiable, Equatable {
+        var id: Int
+        var payload: JSONValue
+    }
+
+    @Test func realsStayRealsAndMembersKeepTheirOrder() throws {
+        let store = try DocumentStore.inMemory()
+        let events = store.collection(Event.self)
+        let payload: JSONValue = ["z": 3.0, "a": 1, "m": [2.5, "x", nil, true]]
+        try events.insert(Event(id: 1, payload: payload))
+        let loaded = try #require(try events.get(1))
+        guard case .object(let members) = loaded.payload, case .double(3.0)? = members["z"] else {
+            Issue.record("3.0 came back as \(String(describing: loaded.payload["z"]))"); return
+        }
+        #expect(Array(members.keys) == ["z", "a", "m"])
+        #expect(loaded == Event(id: 1, payload: payload))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// `docstore-bench N`: the standard workload (../shared/bench/WORKLOAD.md) four
+/// ways in one run; workload lines on stdout, the ratio table, the targets, W5's
+/// peak memory and the codec micro-benchmark on stderr.
+@main
+struct DocStoreBench {
+    static let usage = """
+        usage: docstore-bench [N] [--rounds R] [--ways docstore,sqlite-c,grdb-records,grdb-json]
+                              [--clock wall|cpu] [--no-memory] [--no-codec] [--codec-only]
+          N             documents (default 100000)
+          --rounds R    run every way R times, interleaved, and keep each workload's fastest (default 1)
+          --ways        which ways to run, in order (default: all four)
+          --clock cpu   report the process's CPU time instead of wall time (stable on a shared machine)
+          --no-memory   skip W5's peak memory at N = 100000 and 1000000 (child processes)
+          --no-codec    skip the codec micro-benchmark
+          --codec-only  run only the codec micro-benchmark
+        """
+
+    static func main() {
+        do {
+            try run(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            Output.note("docstore-bench: \(error)")
+            exit(1)
+        }
+    }
+
+    static func run(_ arguments: [String]) throws {
+        // Child processes of the peak-memory measurement.
+        if arguments.first == "--populate", arguments.count == 3, let n = Int(arguments[2]) {
+            return try PeakMemory.populate(path: arguments[1], n: n)
+        }
+        if arguments.first == "--stream-all", arguments.count == 2 {
+            return try PeakMemory.streamAll(path: arguments[1])
+        }
+
+        var n = 100_000
+        var rounds = 1
+        var timeMode = TimeMode.wall
+        var ways = Runner.allWays
+        var memory = true
+        var codec = true
+        var workload = true
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--rounds":
+                guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else { throw BenchmarkError(usage) }
+                rounds = value
+            case "--ways":
+                guard let value = rest.popFirst() else { throw BenchmarkError(usage) }
+                ways = try value.split(separator: ",").map { name in
+                    guard let way = Runner.allWays.first(where: { $0.name == name }) else { throw BenchmarkError(usage) }
+                    return way
+                }
+            case "--clock":
+                guard let value = rest.popFirst().flatMap(TimeMode.init(rawValue:)) else { throw BenchmarkError(usage) }
+                timeMode = value
+            case "--no-memory": memory = false
+            case "--no-codec": codec = false
+            case "--codec-only": workload = false; memory = false
+            case "-h", "--help": Output.note(usage); return
+            default:
+                guard let value = Int(argument), value >= 10 else { throw BenchmarkError(usage) }
+                n = value
+            }
+        }
+
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("docstore-bench-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        var report: Report?
+        if workload {
+            let results = try Runner(n: n, directory: directory, timeMode: timeMode).runAll(ways: ways, rounds: rounds)
+            report = Report(ways: results)
+            Output.note("")
+            Output.note("docstore-bench N=\(n), rounds=\(rounds), \(timeMode) time, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+            Output.note(report!.table())
+            for problem in report!.mismatches() { Output.note("CHECK FAILED: " + problem) }
+            if ways.contains(where: { $0.name == DocStoreWay.name }) {
+                Output.note("")
+                Output.note(try DocStoreWay.explainQueries())
+                Output.note("sqlite-c and grdb-json: SELECT body FROM players WHERE \(SQLiteCWay.teamId) = ? [AND \(SQLiteCWay.number) >= ?] ORDER BY key; "
+                    + "index on (\(SQLiteCWay.teamId))")
+            }
+        }
+        var memoryRatio: Double?
+        if memory {
+            let (text, ratio) = PeakMemory.report(try PeakMemory.measure(in: directory))
+            memoryRatio = ratio
+            Output.note("")
+            Output.note(text)
+        }
+        if let report {
+            Output.note("")
+            Output.note(report.targets(memoryRatio: memoryRatio))
+        }
+        if codec {
+            Output.note("")
+            Output.note(try CodecBenchmark.run())
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// The codec's entry points for the benchmark package only
+/// (`@_spi(Benchmarks) import DocStore` in Benchmarks/): not public API, and not
+/// part of any compatibility promise. They forward to ``DocumentCodec`` unchanged,
+/// so the codec micro-benchmark measures exactly what the store calls.
+@_spi(Benchmarks)
+public enum BenchmarkCodec {
+    /// The document's JSON bytes, as the store writes them.
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        try DocumentCodec.encode(value)
+    }
+
+    /// The value decoded from a document's JSON bytes, as the store reads them.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        try DocumentCodec.decode(type, from: bytes)
+    }
+}

@@ -1,0 +1,45 @@
+import OrderedCollections
+
+extension JSONTape {
+    /// Builds the `JSONValue` at `index` (recursion is bounded by the parser's
+    /// depth limit). Integers that fit `Int64` become `.integer`; larger integers
+    /// and reals become `.double`.
+    func value(at index: Int) -> JSONValue {
+        let entry = entries[index]
+        switch entry.kind {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .string: return .string(string(entry))
+        case .integer:
+            let text = text(of: entry)
+            if let integer = JSONNumberText.integer(text), let exact = JSONNumberText.exact(integer, as: Int64.self) {
+                return .integer(exact)
+            }
+            return .double(JSONNumberText.double(text) ?? 0)
+        case .real:
+            // The parser rejected numbers that overflow a Double.
+            return .double(JSONNumberText.double(text(of: entry)) ?? 0)
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(Int(entry.count))
+            var child = index + 1
+            while child < Int(entry.end) {
+                elements.append(value(at: child))
+                child = next(after: child)
+            }
+            return .array(elements)
+        case .object:
+            var members = OrderedDictionary<String, JSONValue>(minimumCapacity: Int(entry.count))
+            var child = index + 1
+            while child < Int(entry.end) {
+                let key = string(entries[child])
+                // Duplicate keys: the last one wins, as in most JSON libraries
+                // and in SQLite's `->>`.
+                members[key] = value(at: child + 1)
+                child = next(after: child + 1)
+            }
+            return .object(members)
+        }
+    }
+}

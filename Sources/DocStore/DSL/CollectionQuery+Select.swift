@@ -1,0 +1,135 @@
+extension CollectionQuery {
+    /// The values of a few fields of each selected document, as typed tuples,
+    /// without decoding whole documents:
+    ///
+    ///     let numbers = try players.filter { $0.teamId == 1 }
+    ///         .select { ($0.lastName, $0.number) }        // [(String, Int)]
+    ///     let names = try players.query.select { $0.lastName }   // [String]
+    ///
+    /// - Throws: ``DocStoreError/decodingFailed(collection:key:codingPath:reason:)``
+    ///   when a value doesn't decode as its field's type (a missing non-optional field…).
+    public func select<each Value: Decodable>(
+        _ body: (Model.Fields) -> (repeat DocumentField<each Value>)
+    ) throws -> [(repeat each Value)] {
+        let fields = body(Model.Fields(_path: .root))
+        var paths: [FieldPath] = []
+        for field in repeat each fields {
+            paths.append(field.fieldPath)
+        }
+        let rows = try collection.select(documentQuery(), fields: paths)
+        return try rows.map { row in
+            var column = 0
+            func next<T: Decodable>(_ type: T.Type) throws -> T {
+                defer { column += 1 }
+                let value = column < row.count ? row[column] : .null
+                return try decode(T.self, from: value, at: paths[column])
+            }
+            return (repeat try next((each Value).self))
+        }
+    }
+
+    // MARK: Aggregates
+
+    /// The smallest value of the field among the selected documents (`nil` when none has one).
+    public func min<Value: Comparable & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value>>) throws -> Value? {
+        try aggregate(.min(path(field)), as: Value?.self, field: field)
+    }
+
+    /// The smallest value of the optional field among the selected documents.
+    public func min<Value: Comparable & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value?>>) throws -> Value? {
+        try aggregate(.min(path(field)), as: Value?.self, field: field)
+    }
+
+    /// The largest value of the field among the selected documents (`nil` when none has one).
+    public func max<Value: Comparable & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value>>) throws -> Value? {
+        try aggregate(.max(path(field)), as: Value?.self, field: field)
+    }
+
+    /// The largest value of the optional field among the selected documents.
+    public func max<Value: Comparable & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value?>>) throws -> Value? {
+        try aggregate(.max(path(field)), as: Value?.self, field: field)
+    }
+
+    /// The sum of the field over the selected documents (zero when none is selected).
+    public func sum<Value: Numeric & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value>>) throws -> Value {
+        try aggregate(.sum(path(field)), as: Value?.self, field: field) ?? .zero
+    }
+
+    /// The sum of the optional field over the selected documents (`nil`s are skipped).
+    public func sum<Value: Numeric & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value?>>) throws -> Value {
+        try aggregate(.sum(path(field)), as: Value?.self, field: field) ?? .zero
+    }
+
+    /// The average of the field over the selected documents (`nil` when none is selected).
+    public func average<Value: Numeric & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value>>) throws -> Double? {
+        try aggregate(.average(path(field)), as: Double?.self, field: field)
+    }
+
+    /// The average of the optional field over the selected documents that have a value.
+    public func average<Value: Numeric & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value?>>) throws -> Double? {
+        try aggregate(.average(path(field)), as: Double?.self, field: field)
+    }
+
+    /// The distinct values of the field among the selected documents:
+    /// `players.query.distinctValues(of: \.position)` → `[Position]`.
+    public func distinctValues<Value: Decodable>(of field: KeyPath<Model.Fields, DocumentField<Value>>) throws -> [Value] {
+        try aggregate(.distinct(path(field)), as: [Value]?.self, field: field) ?? []
+    }
+
+    /// The number of selected documents for each value of the field:
+    /// `players.query.count(groupedBy: \.teamId)` → `[1: 4, 2: 1]`.
+    /// Documents without a value are counted under `nil` when the field is
+    /// optional, and left out otherwise.
+    public func count<Value: Hashable & Decodable>(
+        groupedBy field: KeyPath<Model.Fields, DocumentField<Value>>
+    ) throws -> [Value: Int] {
+        let result = try collection.aggregate(documentQuery(), .countBy(path(field)))
+        var counts: [Value: Int] = [:]
+        for (value, count) in Self.groups(in: result) {
+            if value.isNull, !(Value.self is any ExpressibleByNilLiteral.Type) { continue }
+            counts[try decode(Value.self, from: value, at: path(field)), default: 0] += count
+        }
+        return counts
+    }
+
+    /// The (value, count) pairs of a `countBy` result: an array of `[value, count]`
+    /// pairs or of `{"value": …, "count": …}` objects.
+    static func groups(in result: JSONValue) -> [(JSONValue, Int)] {
+        guard case .array(let rows) = result else { return [] }
+        return rows.compactMap { row in
+            switch row {
+            case .array(let pair) where pair.count == 2:
+                return pair[1].numberValue.map { (pair[0], Int($0)) }
+            case .object(let members):
+                return members["count"]?.numberValue.map { (members["value"] ?? .null, Int($0)) }
+            default:
+                return nil
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func path<Value>(_ field: KeyPath<Model.Fields, DocumentField<Value>>) -> FieldPath {
+        Model.Fields(_path: .root)[keyPath: field].fieldPath
+    }
+
+    private func aggregate<Value, Result: Decodable>(
+        _ aggregate: Aggregate, as type: Result.Type, field: KeyPath<Model.Fields, DocumentField<Value>>
+    ) throws -> Result {
+        let value = try collection.aggregate(documentQuery(), aggregate)
+        return try decode(Result.self, from: value, at: path(field))
+    }
+
+    /// Decodes a value read from the field at `path`, naming the collection and
+    /// field when it can't be.
+    func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: FieldPath) throws -> T {
+        if let json = value as? T { return json }
+        do {
+            return try DocumentCodec.decode(T.self, from: value)
+        } catch {
+            throw DocStoreError.decodingFailed(
+                collection: collection.name, key: nil, codingPath: path.description, reason: error.reason)
+        }
+    }
+}

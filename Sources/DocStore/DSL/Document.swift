@@ -1,0 +1,86 @@
+/// Generates the typed fields of a `Codable` struct (or final class), so that
+/// queries on its collection are checked by the compiler:
+///
+///     @Document
+///     struct Player: Codable, Identifiable {
+///         var id: Int
+///         var lastName: String
+///         var number: Int
+///         var nickname: String?
+///         var stats: Stats            // itself @Document
+///     }
+///
+///     let found = try players.filter { $0.number >= 10; $0.stats.hits > 100 }.fetch()
+///
+/// The macro adds a conformance to ``QueryableDocument`` whose `Fields` struct has
+/// one ``DocumentField`` per stored property, named as the property is stored in
+/// JSON: a `CodingKeys` enum is honoured (its raw values name the members, and a
+/// property it leaves out gets no field). Computed, static and `lazy` properties
+/// get no field. Every stored property needs an explicit type annotation.
+@attached(extension, conformances: QueryableDocument, names: named(Fields))
+public macro Document() = #externalMacro(module: "DocStoreMacros", type: "DocumentMacro")
+
+/// A `Codable` model whose documents can be queried with typed fields: the
+/// ``Document()`` macro writes the conformance.
+///
+/// Models without the macro can conform by hand, either with a handwritten
+/// `Fields` struct or with untyped fields:
+///
+///     extension Note: QueryableDocument {
+///         typealias Fields = DynamicFields     // $0.text, $0["meta", "author"]
+///     }
+public protocol QueryableDocument: Codable {
+    /// The model's fields, as a query's closures see them (`$0` in `filter { $0.number > 10 }`).
+    associatedtype Fields: DocumentFieldSet
+}
+
+/// The typed fields of a ``QueryableDocument``, all rooted at one path: the
+/// document itself, or an element of an array or a nested document.
+///
+/// The ``Document()`` macro generates conforming types; you rarely write one.
+public protocol DocumentFieldSet: Sendable {
+    /// The path the fields are relative to.
+    var _path: FieldPath { get }
+    /// Fields rooted at `_path`.
+    init(_path: FieldPath)
+}
+
+extension DocumentFieldSet {
+    /// An untyped field by its member names, for what the model does not declare
+    /// (or for dynamic use): `$0["stats", "battingAverage"] >= 0.3`.
+    public subscript(_ keys: String...) -> DocumentField<JSONValue> {
+        DocumentField(_path.appending(FieldPath(keys.map(FieldPath.Component.key))))
+    }
+
+    /// An untyped field at a path relative to these fields.
+    public subscript(path path: FieldPath) -> DocumentField<JSONValue> {
+        DocumentField(_path.appending(path))
+    }
+}
+
+/// Untyped fields, looked up by name: the fields of a ``JSONValue`` collection,
+/// and of models that declare `typealias Fields = DynamicFields`.
+///
+///     let players = store.collection(named: "players")
+///     try players.filter { $0.stats.battingAverage >= 0.3 }.count()
+@dynamicMemberLookup
+public struct DynamicFields: DocumentFieldSet {
+    /// The path the fields are relative to.
+    public let _path: FieldPath
+
+    /// Fields rooted at `_path`.
+    public init(_path: FieldPath) {
+        self._path = _path
+    }
+
+    /// The member named `name`.
+    public subscript(dynamicMember name: String) -> DocumentField<JSONValue> {
+        DocumentField(_path.appending(name))
+    }
+}
+
+/// Untyped collections (`store.collection(named:)`) are queried with ``DynamicFields``.
+extension JSONValue: QueryableDocument {
+    /// Untyped documents have untyped fields.
+    public typealias Fields = DynamicFields
+}

@@ -1,0 +1,88 @@
+import GRDB
+
+extension DocumentCollection {
+    /// Deletes the documents the query selects (its sort, limit and offset
+    /// included), in one statement. Returns how many were deleted.
+    @discardableResult
+    public func delete(_ query: DocumentQuery) throws -> Int {
+        try access(collection: name) {
+            try store.writeAccess { db in
+                let compiled = try queryCompiler(in: db).delete(query)
+                guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
+                let statement = try RawStatement(db, sql: compiled.sql, cached: false)
+                defer { statement.finish() }
+                statement.bind(compiled.bindings)
+                try statement.step()
+                return db.changesCount
+            }
+        }
+    }
+
+    /// Changes the documents the query selects in one `UPDATE` statement
+    /// (`json_set`/`json_remove`), without decoding them. Returns how many were
+    /// changed. All or nothing: when one document can't be changed, none is.
+    ///
+    ///     try players.update(DocumentQuery(.compare(FieldPath("teamId"), .equal, 30)),
+    ///                        [.increment(FieldPath("number"), 1), .remove(FieldPath("nickname"))])
+    ///
+    /// - `set` creates missing parent objects; `increment` treats a missing or null
+    ///   field as 0.
+    /// - Throws: ``DocStoreError/invalidUpdate(collection:field:key:reason:)`` when an
+    ///   increment meets a value that is not a number (naming the first such
+    ///   document); ``DocStoreError/uniqueConstraint(collection:fields:key:)`` naming
+    ///   the first document whose change breaks a unique index;
+    ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` for overlapping
+    ///   fields, the `id` of a keyed collection, or paths SQLite can't write.
+    @discardableResult
+    public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) throws -> Int {
+        if updates.isEmpty { return 0 }
+        if keyOf != nil, let id = updates.first(where: { $0.path.components.first == .key("id") }) {
+            throw DocStoreError.invalidQuery(collection: name, field: id.path.description,
+                                             reason: "the id is the document's key, which an update never changes")
+        }
+        return try access(collection: name) {
+            try store.writeAccess { db in
+                let compiler = queryCompiler(in: db)
+                let compiled = try compiler.update(updates, query)
+                guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
+                return try store.withinTransaction(db) {
+                    for case .increment(let path, _) in updates {
+                        let check = try compiler.nonNumbers(at: path, query)
+                        var offender: DocumentKey?
+                        try run(check, in: db) { offender = $0.key(at: 0, kind: info.keyKind) }
+                        if let offender {
+                            throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: offender,
+                                                              reason: "an increment needs a number, a missing field or null")
+                        }
+                    }
+                    do {
+                        try run(compiled, in: db)
+                        return db.changesCount
+                    } catch let failure as SQLiteFailure where failure.isUniqueViolation {
+                        // SQLite doesn't say which document broke the index: replay the
+                        // update one document at a time to find it (the transaction
+                        // then rolls back whatever the replay changed).
+                        var keys: [DocumentKey] = []
+                        try run(try compiler.keys(query), in: db) { keys.append($0.key(at: 0, kind: info.keyKind)) }
+                        for key in keys {
+                            let single = try compiler.update(updates, key: key)
+                            let statement = try RawStatement(db, sql: single.sql, cached: false)
+                            defer { statement.finish() }
+                            statement.bind(single.bindings)
+                            try step(statement, key: key, in: db)
+                        }
+                        throw uniqueViolation(failure, key: nil, in: db)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Steps a compiled statement to the end, calling `row` for each row.
+    func run(_ compiled: SQLFragment, in db: Database, _ row: (RawStatement) throws -> Void = { _ in }) throws {
+        let statement = try RawStatement(db, sql: compiled.sql, cached: false)
+        defer { statement.finish() }
+        statement.bind(compiled.bindings)
+        while try statement.step() { try row(statement) }
+    }
+}

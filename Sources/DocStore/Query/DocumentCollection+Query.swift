@@ -1,0 +1,120 @@
+import GRDB
+import GRDBSQLite
+
+extension DocumentCollection {
+    /// The documents the query selects, in its order (then by key).
+    ///
+    ///     let found = try players.fetch(DocumentQuery(.compare(FieldPath("teamId"), .equal, 1),
+    ///                                                 sort: [SortKey(FieldPath("number"))], limit: 10))
+    ///
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` for a
+    ///   query that can't run; a decoding error naming the key of a document that
+    ///   doesn't decode into `Model`.
+    public func fetch(_ query: DocumentQuery) throws -> [Model] {
+        var models: [Model] = []
+        try forEach(query) { models.append($0) }
+        return models
+    }
+
+    /// Calls `body` with each document the query selects, in order, streaming: one
+    /// statement, one document in memory at a time. `body` may run other reads.
+    public func forEach(_ query: DocumentQuery, _ body: (Model) throws -> Void) throws {
+        try readRows(cached: false, { try $0.documents(query) }) { statement, info in
+            let key = statement.key(at: 0, kind: info.keyKind)
+            try body(try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key))
+        }
+    }
+
+    /// The first document the query selects, or `nil`.
+    public func first(_ query: DocumentQuery) throws -> Model? {
+        var first: Model?
+        try forEach(query.limited(to: 1)) { first = $0 }
+        return first
+    }
+
+    /// The number of documents the query selects (its limit and offset applied).
+    public func count(_ query: DocumentQuery) throws -> Int {
+        var count = 0
+        try readRows({ try $0.count(query) }) { statement, _ in count = Int(statement.int64(at: 0)) }
+        return count
+    }
+
+    /// Whether the query selects any document.
+    public func exists(_ query: DocumentQuery) throws -> Bool {
+        try !keys(query.limited(to: 1)).isEmpty
+    }
+
+    /// The keys of the documents the query selects, in its order.
+    public func keys(_ query: DocumentQuery) throws -> [DocumentKey] {
+        var keys: [DocumentKey] = []
+        try readRows({ try $0.keys(query) }) { statement, info in keys.append(statement.key(at: 0, kind: info.keyKind)) }
+        return keys
+    }
+
+    /// The values of some fields of each document the query selects, one row per
+    /// document in the query's order; a missing field reads as `.null`.
+    ///
+    ///     try players.select(query, fields: [FieldPath("lastName"), FieldPath("number")])
+    ///     // [["Pedroia", 15], ["Ortiz", 34]]
+    public func select(_ query: DocumentQuery, fields: [FieldPath]) throws -> [[JSONValue]] {
+        var rows: [[JSONValue]] = []
+        try readRows({ try $0.fields(fields, query) }) { statement, info in
+            let key = statement.key(at: 0, kind: info.keyKind)
+            rows.append(try fields.indices.map { try statement.jsonValue(rankAt: Int32(1 + 2 * $0), collection: name, key: key) })
+        }
+        return rows
+    }
+
+    // MARK: Internals
+
+    /// Compiles a statement for this collection and steps it in a read, calling
+    /// `row` for each row. A collection that doesn't exist yet has no rows; the
+    /// query is compiled first anyway, so an invalid query always throws.
+    func readRows(cached: Bool = true, _ compile: (QueryCompiler) throws -> SQLFragment,
+                  _ row: (RawStatement, CollectionInfo) throws -> Void) throws {
+        try access(collection: name) {
+            try store.readAccess { db in
+                let compiled = try compile(queryCompiler(in: db))
+                guard let info = try store.knownCollection(named: name, in: db) else { return }
+                let statement = try RawStatement(db, sql: compiled.sql, cached: cached)
+                defer { statement.finish() }
+                statement.bind(compiled.bindings)
+                while try statement.step() { try row(statement, info) }
+            }
+        }
+    }
+
+    /// The compiler for this collection, looking other collections up in `db`.
+    func queryCompiler(in db: Database) -> QueryCompiler {
+        QueryCompiler(collection: name, keyKind: { [store] other in try store.knownCollection(named: other, in: db)?.keyKind })
+    }
+}
+
+extension DocumentQuery {
+    /// This query with its limit lowered to `count`.
+    func limited(to count: Int) -> DocumentQuery {
+        var query = self
+        query.limit = Swift.min(limit ?? count, count)
+        return query
+    }
+}
+
+extension RawStatement {
+    /// The JSON value a field's `rank, value` column pair holds (see ``FieldSQL``).
+    func jsonValue(rankAt column: Int32, collection: String, key: DocumentKey?) throws -> JSONValue {
+        let value = column + 1
+        switch int64(at: column) {
+        case Int64(JSONRank.bool.rawValue): return .bool(int64(at: value) != 0)
+        case Int64(JSONRank.number.rawValue):
+            return columnType(at: value) == SQLITE_INTEGER ? .integer(int64(at: value)) : .double(double(at: value))
+        case Int64(JSONRank.string.rawValue): return .string(string(at: value))
+        case Int64(JSONRank.array.rawValue), Int64(JSONRank.object.rawValue):
+            do {
+                return try DocumentCodec.parse(bytes(at: value))
+            } catch {
+                throw DocStoreError.corruptDocument(collection: collection, key: key ?? .integer(0), reason: error.description)
+            }
+        default: return .null
+        }
+    }
+}

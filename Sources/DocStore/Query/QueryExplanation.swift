@@ -1,0 +1,51 @@
+import GRDB
+
+/// How SQLite runs a query: the SQL DocStore compiled, its bindings, and SQLite's
+/// `EXPLAIN QUERY PLAN`. The REPL's `.explain` prints its description.
+public struct QueryExplanation: Hashable, Sendable {
+    /// The SQL text (values appear only as `?`).
+    public var sql: String
+    /// The values bound to the `?` parameters, in order.
+    public var bindings: [SQLBinding]
+    /// SQLite's plan, one line per step, indented under its parent step:
+    /// `SEARCH players USING INDEX docstore_ix_1 (<expr>=? AND <expr>=?)`.
+    public var plan: [String]
+
+    /// Whether some step of the plan uses one of DocStore's indexes.
+    public var usesIndex: Bool {
+        plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }
+    }
+}
+
+extension QueryExplanation: CustomStringConvertible {
+    public var description: String {
+        var lines = ["sql: " + sql]
+        if !bindings.isEmpty { lines.append("bindings: " + bindings.map(\.description).joined(separator: ", ")) }
+        lines.append("plan:")
+        lines += plan.map { "  " + $0 }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension DocumentCollection {
+    /// The SQL that ``fetch(_:)`` runs for the query, its bindings and SQLite's plan.
+    public func explain(_ query: DocumentQuery) throws -> QueryExplanation {
+        try access(collection: name) {
+            try store.readAccess { db in
+                let compiled = try queryCompiler(in: db).documents(query)
+                guard try store.knownCollection(named: name, in: db) != nil else {
+                    return QueryExplanation(sql: compiled.sql, bindings: compiled.bindings,
+                                            plan: ["(collection \(DocumentKey.quoted(name)) does not exist yet: no rows)"])
+                }
+                var depth: [Int64: Int] = [0: -1]
+                var plan: [String] = []
+                try run(SQLFragment("EXPLAIN QUERY PLAN " + compiled.sql, compiled.bindings), in: db) { row in
+                    let level = (depth[row.int64(at: 1)] ?? -1) + 1
+                    depth[row.int64(at: 0)] = level
+                    plan.append(String(repeating: "  ", count: level) + row.string(at: 3))
+                }
+                return QueryExplanation(sql: compiled.sql, bindings: compiled.bindings, plan: plan)
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+extension QueryCompiler {
+    /// `UPDATE … SET body = json_set(json_remove(body, …), …)` for the selected
+    /// documents: one statement, the changes applied in order.
+    ///
+    /// - `set` writes the value (creating missing parent objects; a parent that is
+    ///   not an object leaves the document unchanged, as SQLite's `json_set` does);
+    /// - `remove` deletes the member or element;
+    /// - `increment` adds a number to the field: missing and null count as 0;
+    ///   integer + integer stays an integer, anything else is a real written with
+    ///   17 significant digits (exact). The caller refuses non-numbers before.
+    ///
+    /// Each change reads the document as it was before the update, so the paths of
+    /// one update may not overlap.
+    func update(_ updates: [FieldUpdate], _ query: DocumentQuery) throws -> SQLFragment {
+        "UPDATE \(table) SET body = " + (try newBody(updates)) + (try restricted(query))
+    }
+
+    /// The same update for the one document stored under `key`.
+    func update(_ updates: [FieldUpdate], key: DocumentKey) throws -> SQLFragment {
+        "UPDATE \(table) SET body = " + (try newBody(updates)) + " WHERE key = " + .bound(key.binding)
+    }
+
+    /// The keys of selected documents whose `path` holds something other than a
+    /// number, missing or null: documents an increment can't change.
+    func nonNumbers(at path: FieldPath, _ query: DocumentQuery) throws -> SQLFragment {
+        let field = try FieldSQL.checked(path, from: .document, collection: collection)
+        return "SELECT key FROM \(table)" + (try restricted(query)) + " AND " + field.rank
+            + " NOT IN (\(JSONRank.null.rawValue), \(JSONRank.number.rawValue)) ORDER BY key LIMIT 1"
+    }
+
+    private func newBody(_ updates: [FieldUpdate]) throws -> SQLFragment {
+        let paths = updates.map(\.path)
+        for (i, a) in paths.enumerated() {
+            for b in paths[(i + 1)...] where a.components.starts(with: b.components) || b.components.starts(with: a.components) {
+                throw DocStoreError.invalidQuery(collection: collection, field: a.description,
+                                                 reason: "the fields of one update may not overlap (\(a) and \(b))")
+            }
+        }
+        var body: SQLFragment = "body"
+        for update in updates {
+            let path = update.path
+            guard !path.components.isEmpty, let literal = quoteJSONPath(path.components) else {
+                throw DocStoreError.invalidQuery(
+                    collection: collection, field: path.description,
+                    reason: path.components.isEmpty ? "an update changes fields, not the whole document"
+                        : "SQLite 3.40's JSON paths can't name this field, so an update can't change it")
+            }
+            switch update {
+            case .set(_, let value):
+                if let number = value.numberValue, !number.isFinite { throw notFinite(path) }
+                let json = String(decoding: DocumentCodec.serialize(value), as: UTF8.self)
+                body = "json_set(" + body + ", \(literal), json(" + .bound(.text(json)) + "))"
+            case .remove:
+                body = "json_remove(" + body + ", \(literal))"
+            case .increment(_, let amount):
+                guard let number = amount.numberValue, number.isFinite else { throw notFinite(path) }
+                let (_, binding) = ConditionCompiler.scalar(amount)
+                let sum: SQLFragment = "(coalesce(json_extract(body, \(literal)), 0) + " + .bound(binding) + ")"
+                body = "json_set(" + body + ", \(literal), CASE WHEN typeof" + sum + " = 'integer' THEN " + sum
+                    + " ELSE json(printf('%!.17g', " + sum + ")) END)"
+            }
+        }
+        return body
+    }
+
+    private func notFinite(_ path: FieldPath) -> DocStoreError {
+        .invalidQuery(collection: collection, field: path.description, reason: "an update needs a finite number (JSON has no NaN or infinity)")
+    }
+}
+
+extension FieldUpdate {
+    /// The field changed.
+    var path: FieldPath {
+        switch self {
+        case .set(let path, _), .increment(let path, _), .remove(let path): path
+        }
+    }
+}
+
+extension DocumentKey {
+    /// The key as the `key` column stores it.
+    var binding: SQLBinding {
+        switch self {
+        case .integer(let i): .integer(i)
+        case .string(let s): .text(s)
+        case .uuid(let u): .text(u.uuidString)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Compiles a ``DocumentQuery`` on one collection into complete statements: the
+/// only place besides the catalog and the collection's fixed statements that
+/// writes SQL. Values are always bound; identifiers go through
+/// ``quoteIdentifier(_:)``, paths through ``quoteJSONPath(_:)``.
+///
+///     // players where teamId == 1 sorted by lastName, limit 10
+///     SELECT key, body FROM "players"
+///     WHERE (CASE json_type(body, '$."teamId"') … END = 2 AND json_extract(body, '$."teamId"') = ?)
+///     ORDER BY CASE json_type(body, '$."lastName"') … END, json_extract(body, '$."lastName"'), key
+///     LIMIT ? OFFSET ?
+struct QueryCompiler {
+    /// The collection queried.
+    let collection: String
+    /// The key kind of a collection, nil when it doesn't exist (for subqueries).
+    let keyKind: (String) throws -> KeyKind?
+
+    var table: String { quoteIdentifier(collection) }
+
+    /// `WHERE …` for the query's condition.
+    func whereClause(_ query: DocumentQuery) throws -> SQLFragment {
+        var compiler = ConditionCompiler(collection: collection, keyKind: keyKind)
+        return " WHERE " + (try compiler.compile(query.condition))
+    }
+
+    /// `ORDER BY rank, value [DESC]… , key`: ties always end in key order.
+    func orderClause(_ sort: [SortKey]) throws -> SQLFragment {
+        var terms: [SQLFragment] = []
+        for key in sort {
+            let field = try FieldSQL.checked(key.path, from: .document, collection: collection)
+            let direction = key.descending ? " DESC" : ""
+            terms.append(field.rank + direction)
+            terms.append(field.value + direction)
+        }
+        terms.append("key")
+        return " ORDER BY " + .joined(terms, separator: ", ")
+    }
+
+    /// `LIMIT ? OFFSET ?`, or nothing.
+    func limitClause(_ query: DocumentQuery) -> SQLFragment {
+        guard query.limit != nil || query.offset != nil else { return "" }
+        return " LIMIT " + .bound(.integer(Int64(query.limit ?? -1))) + " OFFSET " + .bound(.integer(Int64(query.offset ?? 0)))
+    }
+
+    /// `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`.
+    func select(_ columns: SQLFragment, _ query: DocumentQuery) throws -> SQLFragment {
+        "SELECT " + columns + " FROM \(table)" + (try whereClause(query)) + (try orderClause(query.sort)) + limitClause(query)
+    }
+
+    /// The documents' keys and bodies, in the query's order.
+    func documents(_ query: DocumentQuery) throws -> SQLFragment {
+        try select("key, body", query)
+    }
+
+    /// The documents' keys, in the query's order.
+    func keys(_ query: DocumentQuery) throws -> SQLFragment {
+        try select("key", query)
+    }
+
+    /// The key, then the rank and value of each field (two columns per field), in
+    /// the query's order.
+    func fields(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
+        let columns = try paths.map { path -> SQLFragment in
+            let field = try FieldSQL.checked(path, from: .document, collection: collection)
+            return field.rank + ", " + field.value
+        }
+        return try select(.joined(["key"] + columns, separator: ", "), query)
+    }
+
+    /// The number of documents selected.
+    func count(_ query: DocumentQuery) throws -> SQLFragment {
+        if query.limit == nil && query.offset == nil {
+            return "SELECT count(*) FROM \(table)" + (try whereClause(query))
+        }
+        return "SELECT count(*) FROM (" + (try keys(query)) + ")"
+    }
+
+    /// A statement whose rows are the selected documents' keys, for statements that
+    /// work on "the documents this query selects" when a limit or offset applies.
+    func restricted(_ query: DocumentQuery) throws -> SQLFragment {
+        if query.limit == nil && query.offset == nil { return try whereClause(query) }
+        return " WHERE key IN (" + (try keys(query)) + ")"
+    }
+
+    /// `DELETE` of the selected documents, in one statement.
+    func delete(_ query: DocumentQuery) throws -> SQLFragment {
+        "DELETE FROM \(table)" + (try restricted(query))
+    }
+}

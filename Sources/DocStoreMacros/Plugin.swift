@@ -1,0 +1,7 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct DocStoreMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [DocumentMacro.self]
+}

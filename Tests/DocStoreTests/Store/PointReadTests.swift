@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import DocStore
+
+/// File stores serve `get` and `exists` outside transactions from their own
+/// read-only connections; these tests pin down what those reads must see.
+@Suite("Point reads on file stores")
+struct PointReadTests {
+    let store: DocumentStore
+    let teams: DocumentCollection<Team>
+    let directory: URL
+
+    init() throws {
+        let (path, directory) = try temporaryStorePath()
+        self.directory = directory
+        store = try DocumentStore(path: path)
+        teams = store.collection(Team.self)
+        try teams.insert(contentsOf: sampleTeams)
+    }
+
+    @Test func aThreadReadsItsOwnCommittedWritesAtOnce() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(store.pointReaderOutsideTransactions != nil, "file stores have a point reader")
+        #expect(try teams.get(1)?.nickName == "Red Sox")
+        for round in 0..<50 {
+            try teams.update(1) { $0.nickName = "Sox \(round)" }
+            #expect(try teams.get(1)?.nickName == "Sox \(round)")
+            try teams.delete(2)
+            #expect(try !teams.exists(2))
+            try teams.insert(sampleTeams[1])
+            #expect(try teams.exists(2))
+        }
+    }
+
+    @Test func readsInsideAWriteSeeItsUncommittedChanges() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try store.write { _ in
+            #expect(store.pointReaderOutsideTransactions == nil)
+            try teams.update(1) { $0.nickName = "Sox" }
+            #expect(try teams.get(1)?.nickName == "Sox")
+            try teams.delete(2)
+            #expect(try !teams.exists(2))
+        }
+        #expect(store.pointReaderOutsideTransactions != nil)
+        #expect(try teams.get(1)?.nickName == "Sox")
+    }
+
+    @Test func readsInsideASnapshotDoNotSeeLaterCommits() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try store.read { (_: StoreTransaction) throws in
+            #expect(try teams.get(1)?.nickName == "Red Sox")
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                _ = try? teams.update(1) { $0.nickName = "Changed" }
+                done.signal()
+            }
+            done.wait()
+            #expect(try teams.get(1)?.nickName == "Red Sox", "the snapshot holds")
+        }
+        #expect(try teams.get(1)?.nickName == "Changed")
+    }
+
+    @Test func aDroppedCollectionReadsAsEmpty() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try teams.get(1) != nil)
+        #expect(try store.dropCollection(named: "teams"))
+        #expect(try teams.get(1) == nil)
+        #expect(try !teams.exists(1))
+        try teams.insert(sampleTeams[2])
+        #expect(try teams.get(3) == sampleTeams[2])
+        #expect(try teams.get(1) == nil)
+    }
+
+    @Test func manyThreadsReadInParallel() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let teams = self.teams
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    var wrong = 0
+                    for i in 0..<500 {
+                        let id = i % 4 + 1
+                        if (try? teams.get(id))??.id != id { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+}
