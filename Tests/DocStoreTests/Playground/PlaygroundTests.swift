@@ -5,8 +5,7 @@ import Testing
 struct PlaygroundTests {
     /// Runs the built Playground executable (beside the test bundle) and returns its output.
     func runPlayground() throws -> (output: String, status: Int32) {
-        let testBinary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let executable = testBinary.deletingLastPathComponent().appendingPathComponent("Playground")
+        let executable = try builtExecutable(named: "Playground")
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "Playground not built at \(executable.path)")
         let process = Process()
         process.executableURL = executable

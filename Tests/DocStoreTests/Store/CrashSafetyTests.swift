@@ -12,8 +12,7 @@ struct CrashSafetyTests {
 
     /// The CrashWriter executable, built beside the test bundle.
     func crashWriterURL() throws -> URL {
-        let testBinary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let candidate = testBinary.deletingLastPathComponent().appendingPathComponent("CrashWriter")
+        let candidate = try builtExecutable(named: "CrashWriter")
         try #require(FileManager.default.isExecutableFile(atPath: candidate.path), "CrashWriter not built at \(candidate.path)")
         return candidate
     }

@@ -30,3 +30,10 @@ func temporaryStorePath(_ name: String = "store.sqlite") throws -> (path: String
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return (directory.appendingPathComponent(name).path, directory)
 }
+
+/// An executable target of this package, built beside the test bundle (the test
+/// target depends on it, so `swift test` builds it first).
+func builtExecutable(named name: String) throws -> URL {
+    let testBinary = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    return testBinary.deletingLastPathComponent().appendingPathComponent(name)
+}
