@@ -31,7 +31,7 @@ final class CommandRunner {
         }
         defer { if command.writes { schema.invalidate() } }
         switch command {
-        case .empty, .quit, .mode, .help:
+        case .empty, .quit, .mode, .showMode, .help:
             return .none
         case .query(let name, let query, let action):
             return try runQuery(store.collection(named: name), query, action)

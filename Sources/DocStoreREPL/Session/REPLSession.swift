@@ -134,6 +134,10 @@ public final class REPLSession {
         case .mode(let mode):
             options.mode = mode
             return .done
+        case .showMode:
+            let modes = OutputMode.allCases.map(\.rawValue).joined(separator: ", ")
+            output.write("results are printed as \(options.mode.rawValue) (.mode \(modes) changes it)\n")
+            return .done
         case .help(let topic):
             output.write(HelpText.text(topic: topic) + "\n")
             return .done
