@@ -14,6 +14,11 @@ final class CommandRunner {
     let schema: StoreSchema
     /// Where `.import` reports progress (a terminal's stderr), or nil.
     var progressOutput: TextOutput?
+    /// ctrl-C: imports, exports and fetches stop when it is requested.
+    var interruption = Interruption()
+    /// At most how many documents a query without `.limit` shows (interactive
+    /// sessions), or nil for all of them.
+    var displayLimit: Int?
 
     init(store: DocumentStore, schema: StoreSchema) {
         self.store = store
@@ -26,7 +31,7 @@ final class CommandRunner {
         }
         defer { if command.writes { schema.invalidate() } }
         switch command {
-        case .empty, .quit, .mode, .help:
+        case .empty, .quit, .mode, .showMode, .help:
             return .none
         case .query(let name, let query, let action):
             return try runQuery(store.collection(named: name), query, action)
@@ -79,10 +84,13 @@ final class CommandRunner {
         case .importFile(let name, let path, let options):
             var importer = Importer(store: store, collection: name, options: options)
             importer.progressOutput = progressOutput
+            importer.interruption = interruption
             let report = try importer.importFile(atPath: path)
             return .message(report.summary)
         case .exportFile(let name, let path):
-            let count = try Exporter(store: store, collection: name).export(toPath: path)
+            var exporter = Exporter(store: store, collection: name)
+            exporter.interruption = interruption
+            let count = try exporter.export(toPath: path)
             return .message("exported \(CommandResult.plural(count, "document")) to \(path)")
         }
     }
@@ -94,9 +102,7 @@ final class CommandRunner {
         if query == DocumentQuery() {
             switch action {
             case .fetch:
-                var documents: [JSONValue] = []
-                try collection.forEach { documents.append($0) }
-                return .documents(documents)
+                return try fetch(query) { try collection.forEach($0) }
             case .count:
                 return .value(.integer(Int64(try collection.count())))
             case .keys:
@@ -107,9 +113,7 @@ final class CommandRunner {
         }
         switch action {
         case .fetch:
-            var documents: [JSONValue] = []
-            try collection.forEach(query) { documents.append($0) }
-            return .documents(documents)
+            return try fetch(query) { try collection.forEach(query, $0) }
         case .first:
             return .documents(try collection.first(query).map { [$0] } ?? [])
         case .count:
@@ -137,6 +141,29 @@ final class CommandRunner {
             return .text(try collection.explain(query).description)
         }
     }
+
+    /// Collects the documents `forEach` streams: up to the display limit when
+    /// the query has no limit of its own, stopping early on ctrl-C.
+    private func fetch(_ query: DocumentQuery, _ forEach: ((JSONValue) throws -> Void) throws -> Void) throws -> CommandResult {
+        let limit = query.limit == nil ? displayLimit : nil
+        var documents: [JSONValue] = []
+        var more = false
+        do {
+            try forEach { document in
+                try interruption.check("interrupted after \(CommandResult.plural(documents.count, "document"))")
+                if let limit, documents.count >= limit {
+                    more = true
+                    throw EnoughDocuments()
+                }
+                documents.append(document)
+            }
+        } catch is EnoughDocuments {
+            // forEach stops at the first error: the rest is not read.
+        }
+        return more ? .firstDocuments(documents) : .documents(documents)
+    }
+
+    private struct EnoughDocuments: Error {}
 
     /// A string key typed for a UUID collection is a UUID key.
     private func adapt(_ key: DocumentKey, for collection: String) throws -> DocumentKey {

@@ -70,22 +70,23 @@ final class StoreSchema: SchemaProvider {
         (try? sample(collection))?.fields.mapValues(\.types) ?? [:]
     }
 
-    /// The sample of `collection`, reading it when not cached.
+    /// The sample of `collection`, reading it when not cached: every document
+    /// of a small collection; of a larger one, documents spread evenly over its
+    /// keys, so fields that only later documents have (columns empty in a CSV's
+    /// first rows) are seen too.
     func sample(_ collection: String) throws -> FieldSample {
         if let cached = samples[collection] { return cached }
         var sample = FieldSample()
-        let limit = sampleSize
-        do {
-            try store.collection(named: collection).forEach { document in
-                sample.add(document)
-                if sample.sampled >= limit { throw SamplingDone() }
-            }
-        } catch is SamplingDone {
-            // Enough documents read: forEach stops at the first error.
+        let documents = store.collection(named: collection)
+        let keys = try documents.keys()
+        if keys.count <= sampleSize {
+            try documents.forEach { sample.add($0) }
+        } else {
+            let step = Double(keys.count) / Double(sampleSize)
+            let picked = (0..<sampleSize).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
+            for document in try documents.get(picked) { sample.add(document) }
         }
         samples[collection] = sample
         return sample
     }
-
-    private struct SamplingDone: Error {}
 }

@@ -8,10 +8,22 @@ enum CSVValue {
     /// change stays text: leading zeros (`007`, zip codes), integers beyond 64
     /// bits, `+1`, ` 1`, `NaN`. Nil for an empty cell (the field is left out).
     static func infer(_ text: String) -> JSONValue? {
-        if text.isEmpty { return nil }
-        guard isJSONNumber(text.utf8) else { return .string(text) }
-        let isInteger = !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
-        if isInteger {
+        var text = text
+        return text.withUTF8 { infer(bytes: $0) } ?? nil
+    }
+
+    /// ``infer(_:)`` on a cell's raw bytes, which is how imports call it (a
+    /// number's bytes never become a `String`). The outer nil: the bytes are
+    /// not valid UTF-8.
+    static func infer(bytes: UnsafeBufferPointer<UInt8>) -> JSONValue?? {
+        if bytes.isEmpty { return .some(nil) }
+        guard let shape = numberShape(bytes) else {
+            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            return .string(text)
+        }
+        // A number is ASCII.
+        let text = String(decoding: bytes, as: UTF8.self)
+        if shape == .integer {
             if let value = Int64(text) { return .integer(value) }
             return .string(text)
         }
@@ -19,28 +31,40 @@ enum CSVValue {
         return .string(text)
     }
 
+    enum NumberShape { case integer, real }
+
     /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][+-]?[0-9]+)?`.
     static func isJSONNumber(_ bytes: String.UTF8View) -> Bool {
-        var iterator = Array(bytes)[...]
-        func digit(_ b: UInt8?) -> Bool { b.map { (48...57).contains($0) } ?? false }
-        if iterator.first == UInt8(ascii: "-") { iterator = iterator.dropFirst() }
-        guard let first = iterator.first, digit(first) else { return false }
-        if first == UInt8(ascii: "0") {
-            iterator = iterator.dropFirst()
+        Array(bytes).withUnsafeBufferPointer { numberShape($0) } != nil
+    }
+
+    /// Whether `bytes` spell a JSON number, and which kind; nil when they don't.
+    static func numberShape(_ bytes: UnsafeBufferPointer<UInt8>) -> NumberShape? {
+        var index = 0
+        let count = bytes.count
+        func digit(_ at: Int) -> Bool { at < count && (48...57).contains(bytes[at]) }
+        func skipDigits() { while digit(index) { index += 1 } }
+        var shape = NumberShape.integer
+        if index < count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard digit(index) else { return nil }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
         } else {
-            iterator = iterator.drop(while: { digit($0) })
+            skipDigits()
         }
-        if iterator.first == UInt8(ascii: ".") {
-            iterator = iterator.dropFirst()
-            guard digit(iterator.first) else { return false }
-            iterator = iterator.drop(while: { digit($0) })
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digit(index) else { return nil }
+            skipDigits()
+            shape = .real
         }
-        if iterator.first == UInt8(ascii: "e") || iterator.first == UInt8(ascii: "E") {
-            iterator = iterator.dropFirst()
-            if iterator.first == UInt8(ascii: "+") || iterator.first == UInt8(ascii: "-") { iterator = iterator.dropFirst() }
-            guard digit(iterator.first) else { return false }
-            iterator = iterator.drop(while: { digit($0) })
+        if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digit(index) else { return nil }
+            skipDigits()
+            shape = .real
         }
-        return iterator.isEmpty
+        return index == count ? shape : nil
     }
 }

@@ -1,5 +1,6 @@
 import DocStore
 import Foundation
+import OrderedCollections
 
 /// Turns a file's bytes into documents, format by format, each with the place
 /// it came from for error messages.
@@ -104,34 +105,42 @@ struct EntryReader {
         var header: [String]?
         var first = true
         var bytesRead: UInt64 = 0
+        let invalidUTF8 = CommandError("not valid UTF-8 (the file may be in another encoding, such as Latin-1; convert it with iconv -t UTF-8)")
         func record(_ record: CSVParser.Record) throws {
             let place = "line \(record.line)"
-            var texts: [String] = []
-            texts.reserveCapacity(record.fields.count)
-            for field in record.fields {
-                guard let text = String(validating: field, as: UTF8.self) else {
-                    if header == nil {
+            guard let header else {
+                var texts: [String] = []
+                for field in record.fields {
+                    guard let text = String(validating: field, as: UTF8.self) else {
                         throw CommandError("the header (line 1) of \(path) is not valid UTF-8; convert the file to UTF-8 first (iconv -f LATIN1 -t UTF-8)")
                     }
-                    try emit((place, .failure(CommandError("not valid UTF-8 (the file may be in another encoding, such as Latin-1; convert it with iconv -t UTF-8)"))), bytesRead)
-                    return
+                    texts.append(text)
                 }
-                texts.append(text)
-            }
-            guard let header else {
                 try Self.checkHeader(texts, path: path)
                 header = texts
                 return
             }
-            guard texts.count == header.count else {
-                try emit((place, .failure(CommandError("\(CommandResult.plural(texts.count, "field")), but the header has \(header.count)"))), bytesRead)
+            // Cells go from bytes to values directly: numbers never become strings.
+            var keys: [String] = []
+            var values: [JSONValue] = []
+            keys.reserveCapacity(header.count)
+            values.reserveCapacity(header.count)
+            for (name, field) in zip(header, record.fields) {
+                guard let value = field.withUnsafeBufferPointer({ CSVValue.infer(bytes: $0) }) else {
+                    try emit((place, .failure(invalidUTF8)), bytesRead)
+                    return
+                }
+                if let value {
+                    keys.append(name)
+                    values.append(value)
+                }
+            }
+            guard record.fields.count == header.count else {
+                try emit((place, .failure(CommandError("\(CommandResult.plural(record.fields.count, "field")), but the header has \(header.count)"))), bytesRead)
                 return
             }
-            var members: [(String, JSONValue)] = []
-            for (name, text) in zip(header, texts) {
-                if let value = CSVValue.infer(text) { members.append((name, value)) }
-            }
-            try emit((place, .success(.object(.init(uniqueKeysWithValues: members)))), bytesRead)
+            // The header's names were checked to be unique.
+            try emit((place, .success(.object(.init(uncheckedUniqueKeys: keys, values: values)))), bytesRead)
         }
         do {
             while let data = try chunks.next() {

@@ -7,6 +7,8 @@ import Foundation
 struct Exporter {
     let store: DocumentStore
     let collection: String
+    /// ctrl-C stops the export (the file is then not written).
+    var interruption: Interruption?
 
     /// Exports every document in key order; returns how many.
     func export(toPath path: String) throws -> Int {
@@ -26,6 +28,7 @@ struct Exporter {
         do {
             if asArray { buffer.append(contentsOf: Array("[".utf8)) }
             try store.collection(named: collection).forEach { document in
+                try interruption?.check("interrupted: \(path) was not written")
                 if asArray { buffer.append(contentsOf: Array((count == 0 ? "\n" : ",\n").utf8)) }
                 buffer.append(contentsOf: Array(writer.string(document).utf8))
                 if !asArray { buffer.append(0x0A) }
@@ -44,7 +47,7 @@ struct Exporter {
         } catch {
             try? handle.close()
             try? FileManager.default.removeItem(atPath: temporary)
-            if let error = error as? DocStoreError { throw error }
+            if error is DocStoreError || error is Interruption.Interrupted { throw error }
             throw CommandError("cannot write \(path): \(error.localizedDescription)")
         }
         return count

@@ -32,6 +32,8 @@ struct Importer {
     let collection: String
     let options: ImportOptions
     var progressOutput: TextOutput?
+    /// ctrl-C stops the import, leaving the collection as it was.
+    var interruption: Interruption?
     var batchSize = 1000
 
     init(store: DocumentStore, collection: String, options: ImportOptions) {
@@ -73,6 +75,7 @@ struct Importer {
             }
             let reader = EntryReader(path: path, format: format)
             try reader.read(&chunks) { entry, bytesRead in
+                try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
                 switch entry.document {
                 case .success(let document):
                     if let document = try keyed(document, place: entry.place, report: &report) {

@@ -52,13 +52,14 @@ struct JSONText {
                 return
             }
             out += "{"
-            let keys = options.contains(.sortedKeys) ? members.keys.sorted() : Array(members.keys)
-            for (index, key) in keys.enumerated() {
+            // Sorted as pairs: no lookup by key afterwards.
+            let pairs = options.contains(.sortedKeys) ? members.elements.sorted { $0.key < $1.key } : Array(members.elements)
+            for (index, member) in pairs.enumerated() {
                 if index > 0 { out += separator }
                 newline(&out, indent + 1)
-                out += style.apply(.key, Self.quoted(key))
+                out += style.apply(.key, Self.quoted(member.key))
                 out += options.contains(.pretty) || options.contains(.spaced) ? ": " : ":"
-                write(members[key] ?? .null, into: &out, indent: indent + 1)
+                write(member.value, into: &out, indent: indent + 1)
             }
             newline(&out, indent)
             out += "}"
@@ -84,6 +85,10 @@ struct JSONText {
 
     /// A JSON string literal, escaping what JSON requires.
     static func quoted(_ s: String) -> String {
+        // Most strings need no escape: copied whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + s + "\""
+        }
         var result = "\""
         result.unicodeScalars.reserveCapacity(s.unicodeScalars.count + 2)
         for scalar in s.unicodeScalars {

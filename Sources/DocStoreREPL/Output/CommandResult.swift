@@ -4,6 +4,9 @@ import DocStore
 public enum CommandResult: Hashable, Sendable {
     /// Documents (a query's results, `get`'s document).
     case documents([JSONValue])
+    /// The first documents of a longer result: an interactive session shows a
+    /// query without `.limit` only up to its display limit, as mongosh does.
+    case firstDocuments([JSONValue])
     /// Rows of values under named columns (`select`, `.schema`, `.indexes`).
     case rows(columns: [String], [[JSONValue?]])
     /// One value (`count`, `exists`, an aggregate, `keys`).
@@ -19,8 +22,19 @@ public enum CommandResult: Hashable, Sendable {
     var countSummary: String? {
         switch self {
         case .documents(let documents): Self.plural(documents.count, "document")
+        case .firstDocuments(let documents):
+            "the first \(Self.plural(documents.count, "document")); more match (.count() counts them, .limit(n, offset: m) pages)"
         case .rows(_, let rows): Self.plural(rows.count, "row")
         default: nil
+        }
+    }
+
+    /// Whether table mode prints this as a table.
+    var isTable: Bool {
+        switch self {
+        case .documents(let documents), .firstDocuments(let documents): !documents.isEmpty
+        case .rows: true
+        default: false
         }
     }
 

@@ -5,6 +5,8 @@ import OrderedCollections
 struct ResultPrinter {
     var mode: OutputMode
     var style: TerminalStyle
+    /// The terminal's width, which tables are narrowed to fit; nil for none.
+    var width: Int?
 
     /// The text to print (without a final newline), or nil for nothing.
     func format(_ result: CommandResult) -> String? {
@@ -12,9 +14,9 @@ struct ResultPrinter {
         case .none: return nil
         case .message(let text), .text(let text): return text
         case .value(let value): return formatValue(value)
-        case .documents(let documents): return formatDocuments(documents)
+        case .documents(let documents), .firstDocuments(let documents): return formatDocuments(documents)
         case .rows(let columns, let rows):
-            if mode == .table { return TableRenderer(style: style).render(columns: columns, rows: rows) }
+            if mode == .table { return table.render(columns: columns, rows: rows) }
             // Other modes show rows as objects keyed by column, missing cells left out.
             return formatDocuments(rows.map { row in
                 var members = OrderedDictionary<String, JSONValue>()
@@ -26,10 +28,14 @@ struct ResultPrinter {
         }
     }
 
+    private var table: TableRenderer {
+        TableRenderer(style: style, maximumWidth: width)
+    }
+
     private func formatDocuments(_ documents: [JSONValue]) -> String? {
         switch mode {
         case .table:
-            return documents.isEmpty ? nil : TableRenderer(style: style).render(documents: documents)
+            return documents.isEmpty ? nil : table.render(documents: documents)
         case .json:
             return JSONText(options: .pretty, style: style).string(.array(documents))
         case .ndjson:

@@ -14,6 +14,11 @@ struct TableRenderer {
     var style: TerminalStyle
     /// The widest a cell may be, in terminal cells.
     var maximumCellWidth = 40
+    /// The widest the whole table may be (the terminal's width), or nil. Text
+    /// columns, the widest first, are narrowed to fit (cut with …), never below
+    /// their header's width; numbers are never cut. A table that can't fit that
+    /// way is printed at its natural width.
+    var maximumWidth: Int?
 
     /// Documents as a table: one column per member, in the order members first
     /// appear (document key order); a non-object document goes in a `value` column.
@@ -53,24 +58,48 @@ struct TableRenderer {
                 widths[index] = max(widths[index], TerminalText.displayWidth(cell.text))
             }
         }
+        if let maximumWidth {
+            let floors = columns.indices.map { index in
+                cells.allSatisfy { $0[index].numeric || $0[index].text.isEmpty }
+                    ? widths[index] : min(widths[index], max(TerminalText.displayWidth(headers[index]), 6))
+            }
+            // Each column takes its width, a space either side and a bar; plus the last bar.
+            widths = Self.narrowed(widths, floors: floors, toTotal: maximumWidth - 3 * widths.count - 1) ?? widths
+        }
         func border(_ left: String, _ middle: String, _ right: String) -> String {
             style.apply(.border, left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right)
         }
         let bar = style.apply(.border, "│")
         var lines = [border("┌", "┬", "┐")]
         lines.append(bar + headers.enumerated().map { index, header in
-            " " + style.apply(.header, TerminalText.padded(header, toWidth: widths[index])) + " "
+            " " + style.apply(.header, TerminalText.padded(TerminalText.truncated(header, toWidth: widths[index]), toWidth: widths[index])) + " "
         }.joined(separator: bar) + bar)
         lines.append(border("├", "┼", "┤"))
         for row in cells {
             lines.append(bar + row.enumerated().map { index, cell in
-                let padding = String(repeating: " ", count: widths[index] - TerminalText.displayWidth(cell.text))
-                let text = cell.role.map { style.apply($0, cell.text) } ?? cell.text
+                let shown = TerminalText.truncated(cell.text, toWidth: widths[index])
+                let padding = String(repeating: " ", count: max(0, widths[index] - TerminalText.displayWidth(shown)))
+                let text = cell.role.map { style.apply($0, shown) } ?? shown
                 return " " + (cell.numeric ? padding + text : text + padding) + " "
             }.joined(separator: bar) + bar)
         }
         lines.append(border("└", "┴", "┘"))
         return lines.joined(separator: "\n")
+    }
+
+    /// `widths` with the widest narrowed, one cell at a time, until their sum
+    /// is at most `total`; nil when that would take a column below its floor.
+    static func narrowed(_ widths: [Int], floors: [Int], toTotal total: Int) -> [Int]? {
+        var widths = widths
+        var excess = widths.reduce(0, +) - total
+        while excess > 0 {
+            guard let widest = widths.indices.filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) else {
+                return nil
+            }
+            widths[widest] -= 1
+            excess -= 1
+        }
+        return widths
     }
 
     private func cell(_ value: JSONValue?) -> (text: String, numeric: Bool, role: TerminalStyle.Role?) {

@@ -12,6 +12,23 @@ enum TerminalText {
         return total
     }
 
+    /// The number of terminal cells `text` takes once printed: ANSI colour
+    /// sequences (`ESC [ … m`) take none.
+    static func visibleWidth(_ text: String) -> Int {
+        var total = 0
+        var inEscape = false
+        for character in text {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                total += width(of: character)
+            }
+        }
+        return total
+    }
+
     static func width(of character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         let properties = first.properties

@@ -63,9 +63,7 @@ enum DotCommandParser {
             try parser.checkCollectionExists(collection, at: words[0].location)
             return ParsedCommand(name.text == ".check" ? .check(collection: collection) : .drop(collection: collection))
         case ".mode":
-            guard let word = words.first else {
-                throw REPLSyntaxError(".mode needs one of: table, json, ndjson, line", at: name.end)
-            }
+            guard let word = words.first else { return ParsedCommand(.showMode) }
             guard let mode = OutputMode(rawValue: word.text) else {
                 throw REPLSyntaxError("unknown mode \(DocumentKeyQuoting.quoted(word.text)): use table, json, ndjson or line", at: word.location)
             }

@@ -57,6 +57,8 @@ public enum REPLCommand: Hashable, Sendable {
     case exportFile(collection: String, path: String)
     /// `.mode json|ndjson|table|line`
     case mode(OutputMode)
+    /// `.mode` alone: which mode results are printed in (as sqlite3 says)
+    case showMode
     /// `.help [topic]`
     case help(topic: String?)
     /// `.quit` / `.exit`

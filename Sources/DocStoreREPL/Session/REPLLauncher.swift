@@ -47,12 +47,15 @@ public enum REPLLauncher {
         let interactive = arguments.command == nil && isatty(STDIN_FILENO) == 1
         let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let session = REPLSession(store: store, output: output, errors: errors,
-                                  options: .init(mode: arguments.mode, interactive: interactive, color: color))
+                                  options: .init(mode: arguments.mode, interactive: interactive, color: color,
+                                                 displayLimit: interactive ? 100 : nil))
         if let command = arguments.command {
             let result = session.execute(command)
             return result == .failed ? 1 : 0
         }
         guard interactive else { return session.run(reader: PlainLineReader()) }
+        Interruption.catchSignal()
+        session.interruption = .terminal
         output.write(banner(arguments, store: store) + "\n")
         // Streams of our own on the standard descriptors: the C globals `stdin`…
         // are shared mutable state to Swift 6, and the session writes to the

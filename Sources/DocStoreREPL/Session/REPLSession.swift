@@ -20,11 +20,15 @@ public final class REPLSession {
         public var interactive: Bool
         /// ANSI colours (only ever on a terminal).
         public var color: Bool
+        /// At most how many documents a query without `.limit` prints (the
+        /// rest is announced, as mongosh does), or nil for all.
+        public var displayLimit: Int?
 
-        public init(mode: OutputMode = .table, interactive: Bool, color: Bool = false) {
+        public init(mode: OutputMode = .table, interactive: Bool, color: Bool = false, displayLimit: Int? = nil) {
             self.mode = mode
             self.interactive = interactive
             self.color = color
+            self.displayLimit = displayLimit
         }
     }
 
@@ -57,7 +61,15 @@ public final class REPLSession {
         self.options = options
         schema = StoreSchema(store: store)
         runner = CommandRunner(store: store, schema: schema)
+        runner.displayLimit = options.displayLimit
         if options.interactive, errors.isTerminal { runner.progressOutput = errors }
+    }
+
+    /// What ctrl-C sets while a command runs; the launcher passes
+    /// ``Interruption/terminal``, which SIGINT sets.
+    public var interruption: Interruption {
+        get { runner.interruption }
+        set { runner.interruption = newValue }
     }
 
     /// The schema the parser and the completer use.
@@ -122,6 +134,10 @@ public final class REPLSession {
         case .mode(let mode):
             options.mode = mode
             return .done
+        case .showMode:
+            let modes = OutputMode.allCases.map(\.rawValue).joined(separator: ", ")
+            output.write("results are printed as \(options.mode.rawValue) (.mode \(modes) changes it)\n")
+            return .done
         case .help(let topic):
             output.write(HelpText.text(topic: topic) + "\n")
             return .done
@@ -131,16 +147,26 @@ public final class REPLSession {
         let clock = ContinuousClock()
         let start = clock.now
         let result: CommandResult
+        runner.interruption.reset()
         do {
             result = try runner.run(parsed.command)
+        } catch let interrupted as Interruption.Interrupted {
+            report(interrupted.description)
+            return .failed
         } catch {
             report("error: \(error)")
             return .failed
         }
         let elapsed = clock.now - start
-        let printer = ResultPrinter(mode: options.mode, style: style(for: output))
-        if let text = printer.format(result) { output.write(text + "\n") }
+        let width = output.terminalWidth
+        let printer = ResultPrinter(mode: options.mode, style: style(for: output), width: width)
+        let text = printer.format(result)
+        if let text { output.write(text + "\n") }
         if options.interactive {
+            if options.mode == .table, result.isTable, let width, let text,
+               TerminalText.visibleWidth(String(text.prefix { !$0.isNewline })) > width {
+                output.write(style(for: output).apply(.dim, "(wider than the terminal: .mode line shows one field per line)") + "\n")
+            }
             let timing = Self.format(elapsed)
             if let summary = result.countSummary {
                 output.write(style(for: output).apply(.dim, "\(summary) (\(timing))") + "\n")

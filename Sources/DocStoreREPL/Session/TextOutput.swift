@@ -6,6 +6,13 @@ public protocol TextOutput: AnyObject {
     func write(_ text: String)
     /// Whether this is a terminal: colour, progress bars and prompts only then.
     var isTerminal: Bool { get }
+    /// How many columns the terminal has, when this is one whose size is known:
+    /// tables are narrowed to fit it.
+    var terminalWidth: Int? { get }
+}
+
+extension TextOutput {
+    public var terminalWidth: Int? { nil }
 }
 
 /// Output to a file descriptor, unbuffered so that prompts, results and errors
@@ -17,6 +24,14 @@ public final class FileDescriptorOutput: TextOutput {
     public init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
         isTerminal = isatty(fileDescriptor) == 1
+    }
+
+    /// Asked at each call, so a resized window is followed.
+    public var terminalWidth: Int? {
+        guard isTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     public func write(_ text: String) {
@@ -36,6 +51,8 @@ public final class FileDescriptorOutput: TextOutput {
 public final class StringOutput: TextOutput {
     public private(set) var text = ""
     public let isTerminal: Bool
+    /// A terminal width to pretend, for tests of narrowed tables.
+    public var terminalWidth: Int?
 
     public init(isTerminal: Bool = false) {
         self.isTerminal = isTerminal

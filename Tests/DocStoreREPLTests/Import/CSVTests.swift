@@ -47,4 +47,16 @@ struct CSVTests {
             #expect(CSVValue.infer(text) == .string(text), "\(text)")
         }
     }
+
+    @Test func inferenceFromBytes() {
+        func infer(_ bytes: [UInt8]) -> JSONValue?? { bytes.withUnsafeBufferPointer { CSVValue.infer(bytes: $0) } }
+        #expect(infer(Array("1e-2".utf8)) == .some(.double(0.01)))
+        #expect(infer(Array("-0".utf8)) == .some(.integer(0)))
+        #expect(infer(Array("12a".utf8)) == .some(.string("12a")))
+        #expect(infer(Array("Montréal".utf8)) == .some(.string("Montréal")))
+        #expect(infer([]) == .some(nil))
+        #expect(infer([0x4D, 0xE9]) == nil)  // Latin-1 "Mé": not UTF-8
+        #expect(Array("1.5e3".utf8).withUnsafeBufferPointer { CSVValue.numberShape($0) } == .real)
+        #expect(Array("15".utf8).withUnsafeBufferPointer { CSVValue.numberShape($0) } == .integer)
+    }
 }

@@ -41,4 +41,9 @@ struct OutputTests {
         #expect(!plain.contains("\u{1B}["))
         #expect(colored.contains("\u{1B}[36m34\u{1B}[0m"))
     }
+
+    @Test func exportTextSortsKeysAndEscapesOnlyWhatJSONRequires() {
+        let document: JSONValue = ["b": "say \"hi\"", "a": "é\n\u{7}", "c": ["z": 1, "y": "plain 😀"]]
+        #expect(JSONText(options: .sortedKeys).string(document) == #"{"a":"é\n\u0007","b":"say \"hi\"","c":{"y":"plain 😀","z":1}}"#)
+    }
 }

@@ -195,6 +195,7 @@ struct ParserConstructTests {
         #expect(try parse(".schema players") == .schema(collection: "players"))
         #expect(try parse(".mode json") == .mode(.json))
         #expect(try parse(".mode line") == .mode(.line))
+        #expect(try parse(".mode") == .showMode)
         #expect(try parse(".help") == .help(topic: nil))
         #expect(try parse(".quit") == .quit)
         #expect(try parse(".exit") == .quit)

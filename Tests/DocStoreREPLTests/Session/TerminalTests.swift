@@ -147,4 +147,26 @@ struct TerminalTests {
         try second.send("Up")
         try second.waitFor("older history") { _ in (try? second.promptLine())?.hasPrefix("docstore> ") == true && (try? second.promptLine()) != "docstore> .quit" }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func ctrlCStopsACommandAndKeepsTheSession() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("big.ndjson").path
+        try (1...300_000).map { #"{"n": \#($0), "text": "a line long enough to take a while"}"# }.joined(separator: "\n")
+            .write(toFile: big, atomically: true, encoding: .utf8)
+        let command = "env DOCSTORE_HISTORY= TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path)"
+        let screen = try TmuxScreen(command: command)
+        try screen.waitFor("the prompt") { $0.contains("docstore>") }
+        try screen.type(".import big \(big)")
+        try screen.send("Enter")
+        try screen.waitFor("the progress bar") { $0.contains("% ") && $0.contains("documents") }
+        try screen.send("C-c")
+        try screen.waitFor("the import stopped") { $0.contains("interrupted: nothing was imported, big is unchanged") }
+        try screen.waitFor("a fresh prompt") { _ in (try? screen.promptLine()) == "docstore>" }
+        // The session (and its in-memory store) lives on.
+        try screen.type("teams.count()")
+        try screen.send("Enter")
+        try screen.waitFor("the count") { $0.contains("teams.count()\n4\n") }
+    }
 }

@@ -51,11 +51,12 @@ final class SessionHarness {
     let errors = StringOutput()
     let session: REPLSession
 
-    init(interactive: Bool = true, sample: Bool = true, store: DocumentStore? = nil) throws {
+    init(interactive: Bool = true, sample: Bool = true, store: DocumentStore? = nil, displayLimit: Int? = nil) throws {
         let store = try store ?? DocumentStore.inMemory()
         if sample { try SampleData.load(into: store) }
         self.store = store
-        session = REPLSession(store: store, output: output, errors: errors, options: .init(interactive: interactive))
+        session = REPLSession(store: store, output: output, errors: errors,
+                              options: .init(interactive: interactive, displayLimit: displayLimit))
     }
 
     /// Feeds lines; returns the last result.

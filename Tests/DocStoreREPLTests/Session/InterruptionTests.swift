@@ -1,0 +1,70 @@
+import DocStore
+import Foundation
+import Testing
+@testable import DocStoreREPL
+
+@Suite("ctrl-C and the display limit")
+struct InterruptionTests {
+    @Test func queriesWithoutALimitShowTheFirstDocuments() throws {
+        let harness = try SessionHarness(displayLimit: 3)
+        #expect(harness.feed("players") == .done)
+        #expect(harness.output.text.contains("the first 3 documents; more match (.count() counts them"))
+        #expect(!harness.output.text.contains("Ortiz"))  // key 34, the fourth
+        #expect(harness.feed("players.filter { $0.teamId == 1 }.sorted { $0.number.descending }") == .done)
+        #expect(harness.output.text.components(separatedBy: "the first 3 documents").count == 3)
+        // An explicit limit is obeyed, and a result that fits is shown whole.
+        #expect(harness.feed("players.limit(4)") == .done)
+        #expect(harness.output.text.contains("\n4 documents ("))
+        #expect(harness.feed("teams.filter { $0.id <= 3 }") == .done)
+        #expect(harness.output.text.contains("\n3 documents ("))
+    }
+
+    @Test func scriptsGetEveryDocument() throws {
+        let harness = try SessionHarness(interactive: false)
+        #expect(harness.feed(".mode ndjson", "players") == .done)
+        #expect(harness.output.text.split(separator: "\n").count == 4)
+    }
+
+    @Test func anInterruptedImportLeavesTheCollectionUnchanged() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("rows.ndjson").path
+        try (1...50).map { #"{"id": \#($0)}"# }.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let store = try DocumentStore.inMemory()
+        try store.collection(named: "rows").insert(["id": 1000])
+        let interruption = Interruption()
+        interruption.request()
+        var importer = Importer(store: store, collection: "rows", options: ImportOptions())
+        importer.interruption = interruption
+        #expect(throws: Interruption.Interrupted.self) { try importer.importFile(atPath: path) }
+        #expect(try store.collection(named: "rows").count() == 1)
+    }
+
+    @Test func interruptedFetchesAndExportsSayWhatHappened() throws {
+        let store = try DocumentStore.inMemory()
+        try SampleData.load(into: store)
+        let runner = CommandRunner(store: store, schema: StoreSchema(store: store))
+        runner.interruption.request()
+        let fetch = try CommandParser.parse("players.filter { $0.teamId == 1 }", schema: runner.schema).command
+        #expect(throws: Interruption.Interrupted.self) { try runner.run(fetch) }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("players.ndjson").path
+        do {
+            _ = try runner.run(.exportFile(collection: "players", path: path))
+            Issue.record("the export was not interrupted")
+        } catch {
+            #expect("\(error)" == "interrupted: \(path) was not written")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+    }
+
+    @Test func theSessionForgetsAnEarlierCtrlC() throws {
+        let harness = try SessionHarness()
+        harness.session.interruption.request()  // pressed while no command ran
+        #expect(harness.feed("players.get(34)") == .done)
+        #expect(harness.feed("teams") == .done)
+        #expect(harness.errors.text.isEmpty)
+    }
+}
