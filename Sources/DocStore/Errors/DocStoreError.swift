@@ -32,6 +32,9 @@ public enum DocStoreError: Error, Sendable {
     /// The file exists but is not a DocStore store (not SQLite, or SQLite with
     /// other tables). Nothing in it was changed.
     case notAStore(path: String, reason: String)
+    /// The store file can't be opened or created there (a missing folder, no
+    /// permission…).
+    case cannotOpen(path: String, reason: String)
     /// The store was written by a newer DocStore whose format this one can't read.
     /// Nothing in it was changed.
     case unsupportedFormatVersion(path: String, found: Int, supported: Int)
@@ -77,6 +80,8 @@ extension DocStoreError: CustomStringConvertible {
             return "invalid JSON at line \(line), column \(column): \(reason)"
         case let .notAStore(path, reason):
             return "\(path) is not a DocStore store: \(reason); the file was not changed"
+        case let .cannotOpen(path, reason):
+            return "cannot open the store \(path): \(reason)"
         case let .unsupportedFormatVersion(path, found, supported):
             return "\(path) uses store format \(found), but this DocStore reads format \(supported) at most; upgrade DocStore (the file was not changed)"
         case let .readOnly(path):

@@ -36,6 +36,7 @@ public final class DocumentStore: Sendable {
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
         self.isReadOnly = readOnly
+        let existed = FileManager.default.fileExists(atPath: path)
         do {
             try StoreFile.checkBeforeOpening(path: path, readOnly: readOnly)
             var configuration = StoreFile.configuration(readOnly: readOnly)
@@ -49,7 +50,8 @@ public final class DocumentStore: Sendable {
         } catch let error as DocStoreError {
             throw error
         } catch let error as DatabaseError {
-            throw DocStoreError.notAStore(path: path, reason: error.message ?? "\(error)")
+            let reason = error.message ?? "\(error)"
+            throw existed ? DocStoreError.notAStore(path: path, reason: reason) : DocStoreError.cannotOpen(path: path, reason: reason)
         }
     }
 

@@ -29,7 +29,12 @@ enum StoreFile {
                 throw DocStoreError.notAStore(path: path, reason: "the file can't be read")
             }
             if readOnly {
-                throw DocStoreError.notAStore(path: path, reason: "the file does not exist (opened read-only, so it is not created)")
+                throw DocStoreError.cannotOpen(path: path, reason: "the file does not exist (opened read-only, so it is not created)")
+            }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw DocStoreError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
             }
             return  // a new store
         }

@@ -41,7 +41,7 @@ enum JanssonJSON {
             json_loadb(base ?? emptyPointer, bytes.count, flags, &error)
         }
         guard let root else {
-            throw ParseError(location: location(of: error), reason: reason(of: error))
+            throw ParseError(location: location(of: error), reason: explained(reason(of: error)))
         }
         defer { json_decref(root) }
         return convert(root, depth: 0)
@@ -62,6 +62,18 @@ enum JanssonJSON {
             return SourceLocation(line: line, column: max(1, column - token.count + 1))
         }
         return SourceLocation(line: line, column: max(1, column))
+    }
+
+    /// jansson's reason, with a hint for the habits JSON refuses: unquoted member
+    /// names (`{id: 1}`, as mongosh and JavaScript allow) and single quotes.
+    static func explained(_ reason: String) -> String {
+        if reason.hasPrefix("string or '}' expected") {
+            return reason + " (member names are quoted in JSON: {\"id\": 1})"
+        }
+        if reason.hasPrefix("invalid token near ''") {
+            return reason + " (JSON strings take double quotes)"
+        }
+        return reason
     }
 
     static func reason(of error: json_error_t) -> String {

@@ -59,3 +59,29 @@ struct JanssonJSONTests {
         #expect((try? JanssonJSON.parse(JSONText().string(value))) == value)
     }
 }
+
+@Suite("JSON errors for mongosh habits")
+struct JSONHabitTests {
+    func reason(_ text: String) -> String? {
+        do {
+            _ = try JanssonJSON.parse(text)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    @Test func unquotedMemberNamesGetAHint() {
+        #expect(reason("{id: 1}")?.contains("member names are quoted in JSON") == true)
+    }
+
+    @Test func singleQuotesGetAHint() {
+        #expect(reason(#"{"name": 'Ortiz'}"#)?.contains("JSON strings take double quotes") == true)
+    }
+
+    @Test func otherErrorsAreLeftAsJanssonSaysThem() {
+        let plain = reason(#"{"a": tru}"#)
+        #expect(plain?.contains("invalid token") == true)
+        #expect(plain?.contains("double quotes") == false)
+    }
+}

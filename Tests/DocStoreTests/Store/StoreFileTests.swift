@@ -97,4 +97,14 @@ struct StoreFileTests {
         #expect(throws: DocStoreError.self) { try DocumentStore(path: path, readOnly: true) }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test func aMissingFolderIsNamedInsteadOfBlamingTheFile() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inMissingFolder = directory.appendingPathComponent("no-such-folder/store.sqlite").path
+        let error = try #require(throws: DocStoreError.self) { try DocumentStore(path: inMissingFolder) }
+        guard case .cannotOpen(_, let reason) = error else { Issue.record("expected cannotOpen, got \(error)"); return }
+        #expect(reason.contains("no-such-folder does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
 }
