@@ -80,7 +80,10 @@ public enum REPLLauncher {
         if let path = arguments.storePath {
             text += "store \(path)\(arguments.readOnly ? " (read-only)" : "")"
         } else {
-            text += "an in-memory store with sample data (collections teams and players); nothing is saved.\nOpen a file to keep your data: docstore baseball.sqlite"
+            // Short lines: the banner must not wrap in an 80-column terminal.
+            text += "an in-memory store of sample data:\n"
+                + "collections teams and players; nothing is saved.\n"
+                + "Open a file to keep your data: docstore baseball.sqlite"
         }
         return text + "\n.help for help, .quit to leave."
     }

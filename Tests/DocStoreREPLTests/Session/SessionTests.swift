@@ -108,3 +108,17 @@ struct SessionTests {
         #expect(harness.errors.text.hasPrefix("error at line 2, column 11"))
     }
 }
+
+@Suite("The banner")
+struct BannerTests {
+    @Test func everyLineFitsAnEightyColumnTerminal() throws {
+        let store = try DocumentStore.inMemory()
+        for arguments in [REPLLauncher.Arguments(), REPLLauncher.Arguments(storePath: "baseball.sqlite", readOnly: true)] {
+            let banner = REPLLauncher.banner(arguments, store: store)
+            for line in banner.split(separator: "\n") {
+                #expect(line.count <= 80, "\(line)")
+            }
+        }
+        #expect(REPLLauncher.banner(REPLLauncher.Arguments(), store: store).contains("sample data"))
+    }
+}

@@ -84,7 +84,7 @@ struct TerminalTests {
         let command = "env DOCSTORE_HISTORY=\(history) TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path)"
         do {
             let screen = try TmuxScreen(command: command)
-            try screen.waitFor("the banner and prompt") { $0.contains("in-memory store with sample data") && $0.contains("docstore>") }
+            try screen.waitFor("the banner and prompt") { $0.contains("in-memory store of sample data") && $0.contains("docstore>") }
 
             // A query, typed and run.
             try screen.type("teams.get(1)")
