@@ -17,11 +17,40 @@ enum JSONWriter {
         }
     }
 
+    /// The offset of the first 8-byte word of `bytes` that holds a quote, a
+    /// backslash or a control character (or of the tail shorter than a word):
+    /// every byte before it can be copied as it is.
+    ///
+    /// The tests are the classic SWAR ones, exact for "some byte of the word":
+    /// `(w - 0x0101…) & ~w & 0x8080…` is non-zero iff a byte of `w` is zero, and
+    /// with 0x2020… iff a byte is below 0x20 (bytes ≥ 0x80, i.e. non-ASCII UTF-8,
+    /// never match because `~w` clears their high bit).
+    @inline(__always)
+    static func firstWordNeedingEscape(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let control = (word &- ones &* 0x20) & ~word & highs
+            let quotes = word ^ (ones &* UInt64(quote))
+            let backslashes = word ^ (ones &* UInt64(backslash))
+            let hasQuote = (quotes &- ones) & ~quotes & highs
+            let hasBackslash = (backslashes &- ones) & ~backslashes & highs
+            if control | hasQuote | hasBackslash != 0 { return index }
+            index += 8
+        }
+        return index
+    }
+
     static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout ByteBuffer) {
         let count = bytes.count
         // Fast path: no byte needs escaping (almost every key and value):
-        // quote, one copy, quote.
-        var index = 0
+        // quote, one copy, quote. Eight bytes at a time first, then one by one
+        // from the first word that may hold a byte to escape.
+        var index = firstWordNeedingEscape(in: bytes)
         while index < count {
             let byte = bytes[index]
             if byte < 0x20 || byte == quote || byte == backslash { break }
