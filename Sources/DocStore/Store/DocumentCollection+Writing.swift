@@ -41,11 +41,13 @@ extension DocumentCollection {
                 try ensuringCollection(keyKind: key.kind, in: db) { info in
                     let key = adapt(key, to: info.keyKind)
                     try check(key, against: info)
-                    let bytes = try ModelCoding.encode(model, collection: name, key: key)
                     let statement = try RawStatement(db, sql: sql.upsert)
                     defer { statement.finish() }
                     statement.bind(key, at: 1)
-                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 2); try step(statement, key: key, in: db) }
+                    try ModelCoding.withEncoded(model, collection: name, key: key) {
+                        statement.bindStatic($0, at: 2)
+                        try step(statement, key: key, in: db)
+                    }
                 }
             }
         }
@@ -82,11 +84,13 @@ extension DocumentCollection {
                     if let newKey = keyOf?(model).map({ adapt($0, to: info.keyKind) }), newKey != key {
                         throw DocStoreError.keyChanged(collection: name, from: key, to: newKey)
                     }
-                    let bytes = try ModelCoding.encode(model, collection: name, key: key)
                     let statement = try RawStatement(db, sql: sql.replaceBody)
                     defer { statement.finish() }
                     statement.bind(key, at: 2)
-                    try bytes.withUnsafeBytes { statement.bindStatic($0, at: 1); try step(statement, key: key, in: db) }
+                    try ModelCoding.withEncoded(model, collection: name, key: key) {
+                        statement.bindStatic($0, at: 1)
+                        try step(statement, key: key, in: db)
+                    }
                     return model
                 }
             }

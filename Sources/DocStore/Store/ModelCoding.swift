@@ -1,22 +1,15 @@
 /// Encodes and decodes a collection's documents, naming the collection and key in
 /// every error. Untyped collections (`JSONValue`) skip Codable altogether.
 enum ModelCoding {
+    /// Encodes a model to JSON text, for callers that keep the bytes beyond one call.
     static func encode<Model: Encodable>(_ model: Model, collection: String, key: DocumentKey?) throws -> [UInt8] {
-        // The metatype comparison is free; the cast only runs for untyped collections.
-        if Model.self == JSONValue.self, let json = model as? JSONValue {
-            return DocumentCodec.serialize(json)
-        }
-        do {
-            return try DocumentCodec.encode(model)
-        } catch {
-            throw DocStoreError.encodingFailed(collection: collection, key: key, codingPath: error.codingPath, reason: error.reason)
-        }
+        try withEncoded(model, collection: collection, key: key) { Array($0) }
     }
 
     /// Encodes a model with a reusable encoder and passes its JSON text to `body`
     /// without copying it.
     static func withEncoded<Model: Encodable, R>(
-        _ model: Model, encoder: StreamEncoder, collection: String, key: DocumentKey?,
+        _ model: Model, encoder: StreamEncoder = StreamEncoder(), collection: String, key: DocumentKey?,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
         if Model.self == JSONValue.self, let json = model as? JSONValue {
