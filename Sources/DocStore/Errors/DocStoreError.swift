@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every error DocStore throws.
 ///
 /// Each case names what was wrong and where: the collection, the key and, for
@@ -51,8 +53,45 @@ public enum DocStoreError: Error, Sendable {
     /// An update-by-query could not apply to one document (an increment of a field
     /// that is not a number). Nothing was changed.
     case invalidUpdate(collection: String, field: String, key: DocumentKey, reason: String)
+    /// Queries on a collection failed because some of its documents are not valid
+    /// JSON (written by another tool). `keys` lists them (the first few hundred);
+    /// `DocumentStore.repair(collection:)` (the REPL's `.repair`) moves them into a
+    /// quarantine collection so the rest can be queried again.
+    case damagedDocuments(collection: String, keys: [DocumentKey])
+    /// A JSON value nests arrays and objects deeper than DocStore's limit
+    /// (``DocumentStore/maximumNestingDepth``), which every entry point enforces
+    /// so that a stored document can always be read back and queried.
+    case nestingTooDeep(collection: String?, key: DocumentKey?, limit: Int)
+    /// A row of DocStore's own catalog tables (`docstore_*`) holds a value DocStore
+    /// never writes: the file was changed outside DocStore.
+    case damagedCatalog(path: String, table: String, row: String, value: String, reason: String)
+    /// The disk (or the file-size limit) is full: the operation was rolled back
+    /// whole and nothing it wrote was kept.
+    case diskFull(path: String, collection: String?, reason: String)
+    /// Another connection or process holds the lock the operation needs, and it
+    /// was not released within the busy timeout.
+    case locked(path: String, reason: String)
+    /// The store file, or the folder it lives in, can't be written: it was opened
+    /// read-only by the file system's permissions. Open it with `readOnly: true`.
+    case fileNotWritable(path: String, reason: String)
+    /// Reading or writing the file failed at the operating-system level (an I/O
+    /// error from the disk or the file system). The file was not changed by
+    /// DocStore.
+    case ioError(path: String, reason: String)
+    /// The file is a SQLite database, but damaged: `PRAGMA integrity_check`'s
+    /// first findings are in `findings`. The file was not changed.
+    case corruptStore(path: String, findings: [String])
+    /// A number grew past what a JSON integer can hold in DocStore (Int64), in an
+    /// `increment` or a generated key. Nothing was changed.
+    case numericOverflow(collection: String, field: String?, key: DocumentKey?, reason: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
+}
+
+extension DocStoreError: LocalizedError {
+    /// The same text as ``description``, so that apps showing
+    /// `error.localizedDescription` say what went wrong.
+    public var errorDescription: String? { description }
 }
 
 extension DocStoreError: CustomStringConvertible {
@@ -96,6 +135,28 @@ extension DocStoreError: CustomStringConvertible {
             return "invalid query on collection \(Self.name(collection))\(field.map { " (field \($0))" } ?? ""): \(reason)"
         case let .invalidUpdate(collection, field, key, reason):
             return "cannot update field \(field) of document \(key) in collection \(Self.name(collection)): \(reason); nothing was changed"
+        case let .damagedDocuments(collection, keys):
+            let shown = keys.prefix(10).map { "\($0)" }.joined(separator: ", ") + (keys.count > 10 ? ", … (\(keys.count) in all)" : "")
+            let noun = keys.count == 1 ? "document" : "documents"
+            return "collection \(Self.name(collection)) holds damaged \(noun) (not valid JSON) that stop this query: \(noun) \(shown); run .repair \(collection) in the REPL (or store.repair(collection:)) to move them into a quarantine collection and query the rest"
+        case let .nestingTooDeep(collection, key, limit):
+            let place = collection.map { " for collection \(Self.name($0))" } ?? ""
+            return "document\(Self.keyPart(key))\(place) nests arrays and objects deeper than \(limit) levels, DocStore's limit; flatten it"
+        case let .damagedCatalog(path, table, row, value, reason):
+            return "the store \(path) has a damaged catalog row: table \(table), row \(row), value \(value): \(reason); the file was changed outside DocStore"
+        case let .diskFull(path, collection, reason):
+            return "\(collection.map { "in collection \(Self.name($0)): " } ?? "")the disk is full (\(path)): \(reason); nothing was written, free some space and try again"
+        case let .locked(path, reason):
+            return "the store \(path) is locked by another connection or process: \(reason); try again when it is done (or raise the busy timeout)"
+        case let .fileNotWritable(path, reason):
+            return "the store \(path) can't be written: \(reason); open it read-only (readOnly: true, or docstore --read-only)"
+        case let .ioError(path, reason):
+            return "I/O error on the store \(path): \(reason); check the disk and the file system"
+        case let .corruptStore(path, findings):
+            let shown = findings.prefix(5).joined(separator: "; ")
+            return "\(path) is a damaged SQLite database (integrity check: \(shown)); the file was not changed: restore it from a backup, or recover it with sqlite3's .recover"
+        case let .numericOverflow(collection, field, key, reason):
+            return "number overflow\(field.map { " in field \($0)" } ?? "")\(key.map { " of document \($0)" } ?? "") in collection \(Self.name(collection)): \(reason); nothing was changed"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

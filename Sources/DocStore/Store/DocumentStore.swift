@@ -12,6 +12,12 @@ import Synchronization
 /// A store is `Sendable`: share one instance across threads and tasks. In a file
 /// store, readers run in parallel with the writer and never wait for it.
 public final class DocumentStore: Sendable {
+    /// How deeply a document may nest arrays and objects: 512 levels. Every entry
+    /// point (Swift writes, the REPL, each import format) refuses deeper values with
+    /// ``DocStoreError/nestingTooDeep(collection:key:limit:)``, so that everything
+    /// stored can be read back and queried (SQLite's JSON functions stop at 1000).
+    public static let maximumNestingDepth = 512
+
     /// The file path, or `nil` for an in-memory store.
     public let path: String?
     /// Whether the store was opened read-only.
