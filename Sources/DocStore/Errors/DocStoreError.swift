@@ -67,7 +67,7 @@ public enum DocStoreError: Error, Sendable {
     case damagedCatalog(path: String, table: String, row: String, value: String, reason: String)
     /// The disk (or the file-size limit) is full: the operation was rolled back
     /// whole and nothing it wrote was kept.
-    case diskFull(path: String, collection: String?, reason: String)
+    case diskFull(collection: String?, reason: String)
     /// Another connection or process holds the lock the operation needs, and it
     /// was not released within the busy timeout.
     case locked(path: String, reason: String)
@@ -144,8 +144,8 @@ extension DocStoreError: CustomStringConvertible {
             return "document\(Self.keyPart(key))\(place) nests arrays and objects deeper than \(limit) levels, DocStore's limit; flatten it"
         case let .damagedCatalog(path, table, row, value, reason):
             return "the store \(path) has a damaged catalog row: table \(table), row \(row), value \(value): \(reason); the file was changed outside DocStore"
-        case let .diskFull(path, collection, reason):
-            return "\(collection.map { "in collection \(Self.name($0)): " } ?? "")the disk is full (\(path)): \(reason); nothing was written, free some space and try again"
+        case let .diskFull(collection, reason):
+            return "\(collection.map { "in collection \(Self.name($0)): " } ?? "")the disk is full (\(reason)); the operation was rolled back whole: free some space and try again"
         case let .locked(path, reason):
             return "the store \(path) is locked by another connection or process: \(reason); try again when it is done (or raise the busy timeout)"
         case let .fileNotWritable(path, reason):

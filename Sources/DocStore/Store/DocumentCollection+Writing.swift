@@ -255,7 +255,7 @@ extension DocumentCollection {
             if failure.isUniqueViolation {
                 throw uniqueViolation(failure, key: key, in: db)
             }
-            throw DocStoreError.database(message: failure.message, collection: name)
+            throw DocStoreError(sqliteCode: failure.code, message: failure.message, collection: name)
         }
     }
 

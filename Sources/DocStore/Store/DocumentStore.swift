@@ -286,8 +286,19 @@ func access<R>(collection: String?, _ body: () throws -> R) throws -> R {
     do {
         return try body()
     } catch let error as DatabaseError {
-        throw DocStoreError.database(message: error.message ?? "\(error)", collection: collection)
+        throw DocStoreError(sqliteCode: error.resultCode.primaryResultCode.rawValue,
+                            message: error.message ?? "\(error)", collection: collection)
     } catch let error as SQLiteFailure {
-        throw DocStoreError.database(message: error.message, collection: collection)
+        throw DocStoreError(sqliteCode: error.code, message: error.message, collection: collection)
+    }
+}
+
+extension DocStoreError {
+    /// The error for a failure SQLite reported with `code` (a primary result code).
+    init(sqliteCode code: Int32, message: String, collection: String?) {
+        switch code & 0xFF {
+        case 13 /* SQLITE_FULL */: self = .diskFull(collection: collection, reason: message)
+        default: self = .database(message: message, collection: collection)
+        }
     }
 }
