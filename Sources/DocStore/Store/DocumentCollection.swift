@@ -40,9 +40,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
                 guard try statement.step() else { return nil }
                 return try ModelCoding.decode(Model.self, from: statement.bytes(at: 0), collection: name, key: key)
             }
-            if let reader = store.pointReaderOutsideTransactions, let info = store.cachedCollection(named: name) {
-                return try reader.withStatement(sql.selectBody) { try read($0, info) }
-            }
+            if let found = try store.pointRead(collection: name, sql: sql.selectBody, read) { return found }
             return try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return nil }
                 let statement = try RawStatement(db, sql: sql.selectBody)
@@ -92,9 +90,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
                 statement.bind(key, at: 1)
                 return try statement.step()
             }
-            if let reader = store.pointReaderOutsideTransactions, let info = store.cachedCollection(named: name) {
-                return try reader.withStatement(sql.exists) { try read($0, info) }
-            }
+            if let found = try store.pointRead(collection: name, sql: sql.exists, read) { return found }
             return try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return false }
                 let statement = try RawStatement(db, sql: sql.exists)

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// An embedded document store: one SQLite file (in WAL mode) or an in-memory
 /// database holding collections of JSON documents.
@@ -27,8 +26,7 @@ public final class DocumentStore: Sendable {
     /// Fast single-document reads of file stores (nil in memory).
     let pointReader: PointReader?
     /// Collections known to exist, by name: saves a catalog look-up on every call.
-    /// Filled only with committed state (see ``knownCollection(named:in:)``).
-    private let knownCollections = Mutex(KnownCollections())
+    let collectionCache = CollectionCache()
 
     /// Opens the store at `path`, creating the file if it does not exist.
     ///
@@ -127,10 +125,10 @@ public final class DocumentStore: Sendable {
                 try withinTransaction(db) {
                     guard try Catalog.collection(named: name, in: db) != nil else { return false }
                     try Catalog.dropCollection(named: name, in: db)
+                    collectionCache.record(name, nil, in: db)
                     return true
                 }
             }
-            knownCollections.withLock { _ = $0.known.removeValue(forKey: name) }
             return existed
         }
     }
@@ -194,9 +192,18 @@ public final class DocumentStore: Sendable {
         StoreAccessDepth.current == 0 ? pointReader : nil
     }
 
-    /// The collection's catalog entry if already cached (no database access).
-    func cachedCollection(named name: String) -> CollectionInfo? {
-        knownCollections.withLock { $0.known[name] }
+    /// Runs a single-document read on the point reader, or returns nil when it
+    /// can't: an in-memory store, a read inside a transaction or snapshot of this
+    /// thread (which must go through its connection), a collection not cached yet,
+    /// or one that another process dropped since (the cache is then forgotten).
+    func pointRead<R>(collection name: String, sql: String, _ read: (RawStatement, CollectionInfo) throws -> R) throws -> R? {
+        guard let pointReader = pointReaderOutsideTransactions, let info = collectionCache.committed(name) else { return nil }
+        do {
+            return try pointReader.withStatement(sql) { try read($0, info) }
+        } catch let failure as SQLiteFailure where failure.isMissingTable {
+            collectionCache.forgetCommitted()
+            return nil
+        }
     }
 
     /// Runs `body` atomically: in a new immediate transaction, or in a savepoint when
@@ -210,9 +217,15 @@ public final class DocumentStore: Sendable {
         if db.isInsideTransaction, unlessInsideOne {
             return try body()
         } else if db.isInsideTransaction {
-            try db.inSavepoint {
-                result = try body()
-                return .commit
+            let mark = collectionCache.savepointMark()
+            do {
+                try db.inSavepoint {
+                    result = try body()
+                    return .commit
+                }
+            } catch {
+                collectionCache.rollBack(to: mark, in: db)
+                throw error
             }
         } else {
             try db.inTransaction(.immediate) {
@@ -226,18 +239,10 @@ public final class DocumentStore: Sendable {
 
     /// The collection's catalog entry, or nil if it doesn't exist yet.
     func knownCollection(named name: String, in db: Database) throws -> CollectionInfo? {
-        let connection = ObjectIdentifier(db)
-        let cached = knownCollections.withLock { state -> CollectionInfo? in
-            // A collection created by a transaction still open exists only for the
-            // connection running that transaction.
-            state.known[name] ?? state.pending[name].flatMap { $0.connection == connection ? $0.info : nil }
-        }
-        if let cached { return cached }
+        try collectionCache.refresh(for: db)
+        if let cached = collectionCache.lookup(name, in: db) { return cached }
         guard let info = try Catalog.collection(named: name, in: db) else { return nil }
-        knownCollections.withLock { state in
-            // Don't cache what an open transaction created: it may roll back.
-            if state.pending[name] == nil { state.known[name] = info }
-        }
+        collectionCache.remember(info)
         return info
     }
 
@@ -248,35 +253,9 @@ public final class DocumentStore: Sendable {
         try CollectionName.validate(name)
         let info = CollectionInfo(name: name, keyKind: kind)
         try Catalog.createCollection(info, in: db)
-        // Cache the entry for everyone only once it is committed: a rolled-back
-        // creation must not leave the cache claiming a table that isn't there.
-        let connection = ObjectIdentifier(db)
-        knownCollections.withLock { $0.pending[name] = PendingCollection(info: info, connection: connection) }
-        db.afterNextTransaction(
-            onCommit: { [self] _ in
-                knownCollections.withLock { state in
-                    state.pending[name] = nil
-                    state.known[name] = info
-                }
-            },
-            onRollback: { [self] _ in
-                knownCollections.withLock { $0.pending[name] = nil }
-            })
+        collectionCache.record(name, info, in: db)
         return info
     }
-}
-
-/// The collections a store knows exist, and those created by transactions still open.
-struct KnownCollections {
-    var known: [String: CollectionInfo] = [:]
-    var pending: [String: PendingCollection] = [:]
-}
-
-/// A collection created by a transaction not yet committed, and the connection
-/// running it (the only one that can see the new table).
-struct PendingCollection {
-    var info: CollectionInfo
-    var connection: ObjectIdentifier
 }
 
 /// Runs an operation, turning GRDB's and SQLite's errors into ``DocStoreError``s that

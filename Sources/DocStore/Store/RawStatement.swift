@@ -12,6 +12,8 @@ struct SQLiteFailure: Error {
     var isPrimaryKeyViolation: Bool { extendedCode == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */ }
     var isUniqueViolation: Bool { extendedCode == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ }
     var isReadOnly: Bool { code == SQLITE_READONLY }
+    /// A table that a cached entry promised is gone (dropped by another process).
+    var isMissingTable: Bool { code == SQLITE_ERROR && message.hasPrefix("no such table") }
 }
 
 /// A statement prepared and cached by GRDB, stepped directly through the SQLite C
