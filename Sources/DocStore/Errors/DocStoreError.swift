@@ -78,8 +78,9 @@ public enum DocStoreError: Error, Sendable {
     /// error from the disk or the file system). The file was not changed by
     /// DocStore.
     case ioError(path: String, reason: String)
-    /// The file is a SQLite database, but damaged: `PRAGMA integrity_check`'s
-    /// first findings are in `findings`. The file was not changed.
+    /// The file is a SQLite database, but damaged: `findings` holds `PRAGMA
+    /// integrity_check`'s first findings (when opening) or SQLite's message. The
+    /// file was not changed.
     case corruptStore(path: String, findings: [String])
     /// A number grew past what a JSON integer can hold in DocStore (Int64), in an
     /// `increment` or a generated key. Nothing was changed.
@@ -154,7 +155,7 @@ extension DocStoreError: CustomStringConvertible {
             return "I/O error on the store \(path): \(reason); check the disk and the file system"
         case let .corruptStore(path, findings):
             let shown = findings.prefix(5).joined(separator: "; ")
-            return "\(path) is a damaged SQLite database (integrity check: \(shown)); the file was not changed: restore it from a backup, or recover it with sqlite3's .recover"
+            return "\(path) is a damaged SQLite database: \(shown); DocStore changed nothing in it: restore it from a backup, or recover what it can with sqlite3's .recover"
         case let .numericOverflow(collection, field, key, reason):
             return "number overflow\(field.map { " in field \($0)" } ?? "")\(key.map { " of document \($0)" } ?? "") in collection \(Self.name(collection)): \(reason); nothing was changed"
         case let .database(message, collection):

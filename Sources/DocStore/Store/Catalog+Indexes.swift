@@ -9,13 +9,13 @@ extension Catalog {
         } else {
             try Row.fetchAll(db, sql: "SELECT name, collection, fields, is_unique FROM \(indexesTable) ORDER BY name")
         }
-        return try rows.map(indexInfo)
+        return try rows.map { try indexInfo($0, in: db) }
     }
 
     /// The index recorded under `name`, if any.
     static func index(named name: String, in db: Database) throws -> IndexInfo? {
         try Row.fetchOne(db, sql: "SELECT name, collection, fields, is_unique FROM \(indexesTable) WHERE name = ?", arguments: [name])
-            .map(indexInfo)
+            .map { try indexInfo($0, in: db) }
     }
 
     /// Records an index; the caller creates it in SQLite when the table exists
@@ -35,8 +35,15 @@ extension Catalog {
     /// never come from user text, so they're safe anywhere (and quoted anyway).
     static func nextIndexName(in db: Database) throws -> String {
         let prefix = "docstore_ix_"
-        let names = try String.fetchAll(db, sql: "SELECT name FROM \(indexesTable)")
-        let highest = names.compactMap { $0.hasPrefix(prefix) ? Int($0.dropFirst(prefix.count)) : nil }.max() ?? 0
+        let rows = try Row.fetchAll(db, sql: "SELECT name FROM \(indexesTable)")
+        var highest = 0
+        for row in rows {
+            let value = CatalogValue(row, 0, table: indexesTable, rowName: CatalogValue.rowName(row), db: db)
+            let name = try value.text()
+            guard name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)) else { continue }
+            guard number < Int.max else { throw value.damaged("index numbers are exhausted; drop and re-create the indexes") }
+            highest = max(highest, number)
+        }
         return prefix + String(highest + 1)
     }
 
@@ -54,24 +61,36 @@ extension Catalog {
         return String(decoding: DocumentCodec.serialize(json), as: UTF8.self)
     }
 
-    static func decodeFields(_ text: String) throws -> [FieldPath] {
+    /// The field paths that ``encodeFields(_:)`` wrote; anything else is damage.
+    static func decodeFields(_ value: CatalogValue) throws -> [FieldPath] {
+        let text = try value.text()
         let bytes = Array(text.utf8)
-        let json = try bytes.withUnsafeBytes { try DocumentCodec.parse($0) }
-        guard case .array(let paths) = json else { return [] }
-        return paths.map { path in
-            guard case .array(let components) = path else { return FieldPath([]) }
-            return FieldPath(components.compactMap { component in
+        guard let json = try? bytes.withUnsafeBytes({ try DocumentCodec.parse($0) }) else {
+            throw value.damaged("expected a JSON array of field paths")
+        }
+        guard case .array(let paths) = json, !paths.isEmpty else {
+            throw value.damaged("expected a non-empty JSON array of field paths")
+        }
+        return try paths.map { path in
+            guard case .array(let components) = path, !components.isEmpty else {
+                throw value.damaged("expected each field path to be a non-empty array")
+            }
+            return FieldPath(try components.map { component in
                 switch component {
-                case .string(let key): .key(key)
-                case .integer(let index): .index(Int(index))
-                case .double(let index): .index(Int(index))
-                default: nil
+                case .string(let key): return .key(key)
+                case .integer(let index) where index >= 0 && index <= Int64(Int32.max): return .index(Int(index))
+                default: throw value.damaged("expected member names (strings) and array positions (integers from 0)")
                 }
             })
         }
     }
 
-    private static func indexInfo(_ row: Row) throws -> IndexInfo {
-        IndexInfo(name: row[0], collection: row[1], fields: try decodeFields(row[2]), isUnique: row[3])
+    private static func indexInfo(_ row: Row, in db: Database) throws -> IndexInfo {
+        let rowName = CatalogValue.rowName(row)
+        func column(_ index: Int) -> CatalogValue {
+            CatalogValue(row, index, table: indexesTable, rowName: rowName, db: db)
+        }
+        return IndexInfo(name: try column(0).text(), collection: try column(1).text(),
+                         fields: try decodeFields(column(2)), isUnique: try column(3).integer(in: 0...1) == 1)
     }
 }

@@ -40,6 +40,10 @@ enum Catalog {
             """)
     }
 
+    /// The catalog tables every store of this format has; a store missing one was
+    /// damaged outside DocStore (recreating it empty would hide its collections).
+    static let requiredTables = [metaTable, collectionsTable, indexesTable]
+
     /// Why an existing SQLite database can't be used as a store, or nil if it can.
     /// An empty database (no tables) is fine: it becomes a store.
     static func problem(in db: Database, path: String) throws -> DocStoreError? {
@@ -47,38 +51,70 @@ enum Catalog {
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
             """)
         if tables.isEmpty { return nil }
-        guard tables.contains(metaTable) else {
+        let catalogTables = tables.filter { $0.hasPrefix("docstore_") }
+        guard !catalogTables.isEmpty else {
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
             return .notAStore(path: path, reason: "it is a SQLite database with other tables (\(shown))")
         }
-        let version = try Int.fetchOne(db, sql: "SELECT value FROM \(metaTable) WHERE name = 'format_version'")
-        guard let version else {
-            return .notAStore(path: path, reason: "its catalog has no format version")
+        for table in requiredTables where !tables.contains(table) {
+            return .damagedCatalog(path: path, table: table, row: "(the whole table)", value: "missing",
+                                   reason: "the catalog table is gone while \(catalogTables.joined(separator: ", ")) remain; recreating it would hide the store's collections")
         }
-        if version > formatVersion {
-            return .unsupportedFormatVersion(path: path, found: version, supported: formatVersion)
+        let rows = try Row.fetchAll(db, sql: "SELECT value FROM \(metaTable) WHERE name = 'format_version'")
+        guard let row = rows.first else {
+            return .damagedCatalog(path: path, table: metaTable, row: #"name "format_version""#, value: "missing",
+                                   reason: "the catalog has no format version")
+        }
+        let value = CatalogValue(row, 0, table: metaTable, rowName: #"name "format_version""#, db: db)
+        do {
+            let version = try value.integer(in: 1...Int64.max)
+            if version > Int64(formatVersion) {
+                return .unsupportedFormatVersion(path: path, found: Int(clamping: version), supported: formatVersion)
+            }
+        } catch {
+            return error
         }
         return nil
     }
 
+    /// Whether the store's catalog exists (false for a new, empty database).
+    static func isInstalled(in db: Database) throws -> Bool {
+        try db.tableExists(metaTable)
+    }
+
     static func collections(in db: Database) throws -> [CollectionInfo] {
-        let rows = try Row.fetchAll(db, sql: "SELECT name, key_kind FROM \(collectionsTable) ORDER BY name")
-        return rows.compactMap { row in
-            let name: String = row[0]
-            let kind: String = row[1]
-            return KeyKind(rawValue: kind).map { CollectionInfo(name: name, keyKind: $0) }
+        try Row.fetchAll(db, sql: "SELECT name, key_kind FROM \(collectionsTable) ORDER BY name").map { row in
+            let rowName = CatalogValue.rowName(row)
+            let name = try CatalogValue(row, 0, table: collectionsTable, rowName: rowName, db: db).text()
+            let kind = try keyKind(CatalogValue(row, 1, table: collectionsTable, rowName: rowName, db: db))
+            return CollectionInfo(name: name, keyKind: kind)
         }
     }
 
     static func collection(named name: String, in db: Database) throws -> CollectionInfo? {
         let statement = try db.cachedStatement(sql: "SELECT key_kind FROM \(collectionsTable) WHERE name = ?")
-        let kind = try String.fetchOne(statement, arguments: [name])
-        return kind.flatMap(KeyKind.init(rawValue:)).map { CollectionInfo(name: name, keyKind: $0) }
+        guard let value = try DatabaseValue.fetchOne(statement, arguments: [name]) else { return nil }
+        let kind = try keyKind(CatalogValue(value, table: collectionsTable, rowName: "name \(DocumentKey.quoted(name))", db: db))
+        return CollectionInfo(name: name, keyKind: kind)
+    }
+
+    private static func keyKind(_ value: CatalogValue) throws -> KeyKind {
+        guard let kind = KeyKind(rawValue: try value.text()) else {
+            throw value.damaged("expected a key kind (\(KeyKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return kind
     }
 
     /// Creates the collection's table and records it. Integer keys use SQLite's rowid
     /// (so generated keys are cheap); string and UUID keys a WITHOUT ROWID table.
     static func createCollection(_ info: CollectionInfo, in db: Database) throws {
+        // SQLite's names ignore ASCII letter case (as COLLATE NOCASE does): "Players"
+        // would collide with "players" in SQLite's own words, so say it in ours.
+        if let existing = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = ? COLLATE NOCASE",
+                                              arguments: [info.name]) {
+            throw DocStoreError.invalidCollectionName(
+                info.name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)); SQLite's table names ignore letter case, so two names that differ only by case can't both exist")
+        }
         let table = quoteIdentifier(info.name)
         switch info.keyKind {
         case .integer:

@@ -10,7 +10,7 @@ extension DocumentCollection {
     ///   when the model can't be stored as JSON. Nothing is written then.
     @discardableResult
     public func insert(_ model: Model) throws -> DocumentKey {
-        try access(collection: name) {
+        try store.access(collection: name) {
             try store.writeAccess { db in try insertOne(model, in: db) }
         }
     }
@@ -19,7 +19,7 @@ extension DocumentCollection {
     /// Returns their keys in order.
     @discardableResult
     public func insert<Models: Sequence>(contentsOf models: Models) throws -> [DocumentKey] where Models.Element == Model {
-        try access(collection: name) {
+        try store.access(collection: name) {
             try store.writeAccess { db in
                 try store.withinTransaction(db) { try insertBatch(models, in: db) }
             }
@@ -31,7 +31,7 @@ extension DocumentCollection {
     /// - Throws: ``DocStoreError/missingKey(collection:reason:)`` for models without
     ///   an `id` (change those with ``update(_:_:)``).
     public func save(_ model: Model) throws {
-        try access(collection: name) {
+        try store.access(collection: name) {
             guard let key = keyOf?(model) else {
                 throw DocStoreError.missingKey(collection: name, reason: keyOf == nil
                     ? "the model has no id, so save can't tell which document to replace; use update(key) { … }"
@@ -63,7 +63,7 @@ extension DocumentCollection {
     @discardableResult
     public func update(_ key: some DocumentKeyRepresentable, _ mutate: (inout Model) throws -> Void) throws -> Model {
         let key = key.documentKey
-        return try access(collection: name) {
+        return try store.access(collection: name) {
             try store.writeAccess { db in
                 // Inside a transaction already, no savepoint is needed: the only write
                 // is the final UPDATE, one statement, atomic on its own.
@@ -101,7 +101,7 @@ extension DocumentCollection {
     @discardableResult
     public func delete(_ key: some DocumentKeyRepresentable) throws -> Bool {
         let key = key.documentKey
-        return try access(collection: name) {
+        return try store.access(collection: name) {
             try store.writeAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return false }
                 try check(key, against: info)
@@ -118,7 +118,7 @@ extension DocumentCollection {
     /// many were deleted.
     @discardableResult
     public func deleteAll() throws -> Int {
-        try access(collection: name) {
+        try store.access(collection: name) {
             try store.writeAccess { db in
                 guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
                 let statement = try RawStatement(db, sql: sql.deleteAll)
@@ -255,7 +255,7 @@ extension DocumentCollection {
             if failure.isUniqueViolation {
                 throw uniqueViolation(failure, key: key, in: db)
             }
-            throw DocStoreError(sqliteCode: failure.code, message: failure.message, collection: name)
+            throw DocStoreError(sqliteCode: failure.code, message: failure.message, collection: name, path: store.path)
         }
     }
 

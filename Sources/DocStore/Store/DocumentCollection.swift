@@ -33,7 +33,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// The document stored under `key`, or `nil` when there is none.
     public func get(_ key: some DocumentKeyRepresentable) throws -> Model? {
         let key = key.documentKey
-        return try access(collection: name) {
+        return try store.access(collection: name) {
             let read = { (statement: RawStatement, info: CollectionInfo) throws -> Model? in
                 try check(key, against: info)
                 statement.bind(key, at: 1)
@@ -55,7 +55,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     public func get<Keys: Sequence>(_ keys: Keys) throws -> [Model] where Keys.Element: DocumentKeyRepresentable {
         let keys = keys.map(\.documentKey)
         if keys.isEmpty { return [] }
-        return try access(collection: name) {
+        return try store.access(collection: name) {
             try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return [] }
                 for key in keys { try check(key, against: info) }
@@ -84,7 +84,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// Whether a document is stored under `key`.
     public func exists(_ key: some DocumentKeyRepresentable) throws -> Bool {
         let key = key.documentKey
-        return try access(collection: name) {
+        return try store.access(collection: name) {
             let read = { (statement: RawStatement, info: CollectionInfo) throws -> Bool in
                 try check(key, against: info)
                 statement.bind(key, at: 1)
@@ -103,7 +103,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// The number of documents in the collection. Damaged documents count too:
     /// ``damagedDocuments()`` lists them.
     public func count() throws -> Int {
-        try access(collection: name) {
+        try store.access(collection: name) {
             try store.readAccess { db in
                 guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
                 let statement = try RawStatement(db, sql: sql.count)
@@ -116,7 +116,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
 
     /// The keys of all documents, in key order.
     public func keys() throws -> [DocumentKey] {
-        try access(collection: name) {
+        try store.access(collection: name) {
             try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return [] }
                 let statement = try RawStatement(db, sql: sql.selectKeys)
@@ -164,7 +164,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
 
     /// Streams the stored key and JSON bytes of every document in one read transaction.
     func forEachStored(_ body: (DocumentKey, UnsafeRawBufferPointer) throws -> Void) throws {
-        try access(collection: name) {
+        try store.access(collection: name) {
             try store.read { _ in
                 try store.readAccess { db in
                     guard let info = try store.knownCollection(named: name, in: db) else { return }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The kind of key a collection uses. Fixed when the collection is created.
-public enum KeyKind: String, Sendable, CustomStringConvertible {
+public enum KeyKind: String, Sendable, CaseIterable, CustomStringConvertible {
     /// 64-bit integers; also the kind of generated keys.
     case integer
     /// Any Unicode string.

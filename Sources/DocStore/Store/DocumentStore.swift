@@ -30,32 +30,45 @@ public final class DocumentStore: Sendable {
 
     /// Opens the store at `path`, creating the file if it does not exist.
     ///
+    /// Opening an existing store reads it on a read-only connection first and takes
+    /// no write lock, so any number of processes can open one store at once.
+    ///
     /// - Parameters:
     ///   - path: The store's file.
     ///   - readOnly: Open without the right to write; the file must exist.
+    ///   - busyTimeout: How long an operation waits for another connection's or
+    ///     process's lock before failing with ``DocStoreError/locked(path:reason:)``.
     /// - Throws: ``DocStoreError/notAStore(path:reason:)`` when the file is not
     ///   SQLite or is a SQLite database with other tables;
     ///   ``DocStoreError/unsupportedFormatVersion(path:found:supported:)`` when a
-    ///   newer DocStore wrote it. In both cases the file is left untouched.
-    public init(path: String, readOnly: Bool = false) throws {
+    ///   newer DocStore wrote it; ``DocStoreError/damagedCatalog(path:table:row:value:reason:)``,
+    ///   ``DocStoreError/corruptStore(path:findings:)``,
+    ///   ``DocStoreError/fileNotWritable(path:reason:)``, ``DocStoreError/ioError(path:reason:)``,
+    ///   ``DocStoreError/locked(path:reason:)`` and ``DocStoreError/cannotOpen(path:reason:)``
+    ///   for what their names say. In every case the file is left untouched.
+    public init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
         self.isReadOnly = readOnly
-        let existed = FileManager.default.fileExists(atPath: path)
+        let state = try StoreFile.inspect(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+        if readOnly, case .new = state {
+            throw DocStoreError.cannotOpen(path: path, reason: "the file holds no store yet (opened read-only, so none is created)")
+        }
         do {
-            try StoreFile.checkBeforeOpening(path: path, readOnly: readOnly)
-            var configuration = StoreFile.configuration(readOnly: readOnly)
+            var configuration = StoreFile.configuration(readOnly: readOnly, busyTimeout: busyTimeout)
             configuration.label = "DocStore"
             let pool = try DatabasePool(path: path, configuration: configuration)
-            if !readOnly {
-                try pool.write { db in try Catalog.install(in: db) }
+            if case .new = state {
+                // Another process may be creating the same store: installing is
+                // idempotent, and the catalog is checked again once installed.
+                try pool.write { db in
+                    try Catalog.install(in: db)
+                    if let problem = try Catalog.problem(in: db, path: path) { throw problem }
+                }
             }
             writer = pool
-            pointReader = PointReader(path: path)
-        } catch let error as DocStoreError {
-            throw error
+            pointReader = PointReader(path: path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError {
-            let reason = error.message ?? "\(error)"
-            throw existed ? DocStoreError.notAStore(path: path, reason: reason) : DocStoreError.cannotOpen(path: path, reason: reason)
+            throw StoreFile.fileError(error, path: path)
         }
     }
 
@@ -69,7 +82,7 @@ public final class DocumentStore: Sendable {
     /// A new, empty store in memory; gone when the last reference is released.
     public static func inMemory() throws -> DocumentStore {
         do {
-            let queue = try DatabaseQueue(configuration: StoreFile.configuration(readOnly: false))
+            let queue = try DatabaseQueue(configuration: StoreFile.configuration(readOnly: false, busyTimeout: .seconds(5)))
             try queue.write { db in try Catalog.install(in: db) }
             return DocumentStore(inMemoryWith: queue)
         } catch let error as DatabaseError {
@@ -258,25 +271,37 @@ public final class DocumentStore: Sendable {
     }
 }
 
-/// Runs an operation, turning GRDB's and SQLite's errors into ``DocStoreError``s that
-/// name the collection. DocStore's own errors, and errors thrown by the user's
-/// closures, pass through unchanged.
-func access<R>(collection: String?, _ body: () throws -> R) throws -> R {
-    do {
-        return try body()
-    } catch let error as DatabaseError {
-        throw DocStoreError(sqliteCode: error.resultCode.primaryResultCode.rawValue,
-                            message: error.message ?? "\(error)", collection: collection)
-    } catch let error as SQLiteFailure {
-        throw DocStoreError(sqliteCode: error.code, message: error.message, collection: collection)
+extension DocumentStore {
+    /// Runs an operation, turning GRDB's and SQLite's errors into ``DocStoreError``s
+    /// that name the collection and the file. DocStore's own errors, and errors
+    /// thrown by the user's closures, pass through unchanged.
+    func access<R>(collection: String?, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw DocStoreError(sqliteCode: error.resultCode.primaryResultCode.rawValue,
+                                message: error.message ?? "\(error)", collection: collection, path: path)
+        } catch let error as SQLiteFailure {
+            throw DocStoreError(sqliteCode: error.code, message: error.message, collection: collection, path: path)
+        }
     }
 }
 
 extension DocStoreError {
-    /// The error for a failure SQLite reported with `code` (a primary result code).
-    init(sqliteCode code: Int32, message: String, collection: String?) {
+    /// The error for a failure SQLite reported with `code`: a full disk, a lock,
+    /// an unwritable file, an I/O error and a damaged file each say so.
+    init(sqliteCode code: Int32, message: String, collection: String?, path: String?) {
+        let file = path ?? ":memory:"
         switch code & 0xFF {
+        case 5 /* SQLITE_BUSY */: self = .locked(path: file, reason: message)
+        case 8 /* SQLITE_READONLY */: self = .fileNotWritable(path: file, reason: message)
+        case 10 /* SQLITE_IOERR */: self = .ioError(path: file, reason: message)
+        case 11 /* SQLITE_CORRUPT */, 26 /* SQLITE_NOTADB */:
+            // SQLite's integrity check reads the whole file: it runs on open and on
+            // .check, not in the middle of an operation.
+            self = .corruptStore(path: file, findings: [message + " (run .check, or DocumentStore.check(), for SQLite's integrity check)"])
         case 13 /* SQLITE_FULL */: self = .diskFull(collection: collection, reason: message)
+        case 14 /* SQLITE_CANTOPEN */: self = .cannotOpen(path: file, reason: message)
         default: self = .database(message: message, collection: collection)
         }
     }

@@ -12,7 +12,7 @@ public struct KeyValueArea: Sendable {
     /// Stores `value` under `key`, replacing what was there.
     public func set<Value: Encodable>(_ value: Value, forKey key: String) throws {
         let bytes = try ModelCoding.encode(value, collection: Self.area, key: .string(key))
-        try access(collection: Self.area) {
+        try store.access(collection: Self.area) {
             try store.writeAccess { db in
                 let statement = try RawStatement(db, sql: """
                     INSERT INTO \(Catalog.valuesTable) (key, body) VALUES (?, ?)
@@ -30,7 +30,7 @@ public struct KeyValueArea: Sendable {
     /// - Throws: ``DocStoreError/decodingFailed(collection:key:codingPath:reason:)``
     ///   when the stored value is not a `Value`.
     public func get<Value: Decodable>(_ key: String, as type: Value.Type = Value.self) throws -> Value? {
-        try access(collection: Self.area) {
+        try store.access(collection: Self.area) {
             try store.readAccess { db in
                 let statement = try RawStatement(db, sql: "SELECT body FROM \(Catalog.valuesTable) WHERE key = ?")
                 defer { statement.finish() }
@@ -44,7 +44,7 @@ public struct KeyValueArea: Sendable {
     /// Removes the value stored under `key`. Returns whether there was one.
     @discardableResult
     public func remove(_ key: String) throws -> Bool {
-        try access(collection: Self.area) {
+        try store.access(collection: Self.area) {
             try store.writeAccess { db in
                 try db.execute(sql: "DELETE FROM \(Catalog.valuesTable) WHERE key = ?", arguments: [key])
                 return db.changesCount > 0
@@ -54,7 +54,7 @@ public struct KeyValueArea: Sendable {
 
     /// All keys, sorted.
     public func keys() throws -> [String] {
-        try access(collection: Self.area) {
+        try store.access(collection: Self.area) {
             try store.readAccess { db in
                 try String.fetchAll(db, sql: "SELECT key FROM \(Catalog.valuesTable) ORDER BY key")
             }

@@ -13,17 +13,19 @@ import Synchronization
 /// see their own transaction), goes through GRDB.
 final class PointReader: Sendable {
     private let path: String
+    private let busyTimeout: Duration
     private let idle = Mutex<[ReadConnection]>([])
     /// Connections kept open when idle; more are opened under load and closed after.
     private static let maximumIdle = 8
 
-    init(path: String) {
+    init(path: String, busyTimeout: Duration) {
         self.path = path
+        self.busyTimeout = busyTimeout
     }
 
     /// Runs `body` with the statement for `sql` on an idle connection.
     func withStatement<R>(_ sql: String, _ body: (RawStatement) throws -> R) throws -> R {
-        let connection = try idle.withLock { $0.popLast() } ?? ReadConnection(path: path)
+        let connection = try idle.withLock { $0.popLast() } ?? ReadConnection(path: path, busyTimeout: busyTimeout)
         defer {
             idle.withLock { connections in
                 if connections.count < Self.maximumIdle { connections.append(connection) }
@@ -41,7 +43,7 @@ final class ReadConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String) throws {
+    init(path: String, busyTimeout: Duration) throws {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -49,7 +51,7 @@ final class ReadConnection: @unchecked Sendable {
             sqlite3_close_v2(handle)
             throw SQLiteFailure(code: code, extendedCode: code, message: message)
         }
-        sqlite3_busy_timeout(handle, 10_000)
+        sqlite3_busy_timeout(handle, Int32(clamping: Int64(busyTimeout.timeInterval * 1000)))
         self.handle = handle
     }
 

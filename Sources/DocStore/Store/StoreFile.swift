@@ -2,15 +2,25 @@ import Foundation
 import GRDB
 
 /// Checks made before a file is opened as a store, so that a file that isn't one
-/// is refused before SQLite (or GRDB's switch to WAL mode) writes anything to it.
+/// is refused before SQLite (or GRDB's switch to WAL mode) writes anything to it,
+/// and so that opening an existing store needs no write lock.
 enum StoreFile {
     static let sqliteHeader = Array("SQLite format 3\0".utf8)
 
-    static func configuration(readOnly: Bool) -> Configuration {
+    /// What the inspection found.
+    enum State {
+        /// No file, an empty file, or a SQLite database without tables: opening
+        /// installs the catalog (the one open that writes).
+        case new
+        /// A store whose catalog was read and found sound.
+        case existing
+    }
+
+    static func configuration(readOnly: Bool, busyTimeout: Duration) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
-        // Wait for another process's writer instead of failing at once.
-        configuration.busyMode = .timeout(10)
+        // Wait for another process's lock instead of failing at once.
+        configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.prepareDatabase { db in
             // Case-insensitive queries call Swift's case mapping (see CaseFolding).
             db.add(function: CaseFolding.function)
@@ -23,11 +33,9 @@ enum StoreFile {
         return configuration
     }
 
-    static func checkBeforeOpening(path: String, readOnly: Bool) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) {
-                throw DocStoreError.notAStore(path: path, reason: "the file can't be read")
-            }
+    /// Looks at the file without writing to it or taking a write lock.
+    static func inspect(path: String, readOnly: Bool, busyTimeout: Duration) throws -> State {
+        guard FileManager.default.fileExists(atPath: path) else {
             if readOnly {
                 throw DocStoreError.cannotOpen(path: path, reason: "the file does not exist (opened read-only, so it is not created)")
             }
@@ -36,20 +44,82 @@ enum StoreFile {
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw DocStoreError.cannotOpen(path: path, reason: "the folder \(folder) does not exist")
             }
-            return  // a new store
+            if access(folder, W_OK) != 0 {
+                throw DocStoreError.fileNotWritable(path: path, reason: "the folder \(folder) can't be written, so the store can't be created there")
+            }
+            return .new
         }
-        let header = (try? handle.read(upToCount: sqliteHeader.count)).map(Array.init) ?? []
-        try? handle.close()
-        if header.isEmpty { return }  // an empty file becomes a store
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = errno == EACCES ? "permission denied: the file can't be read" : String(cString: strerror(errno))
+            throw DocStoreError.cannotOpen(path: path, reason: reason)
+        }
+        let header: [UInt8]
+        do {
+            header = try handle.read(upToCount: sqliteHeader.count).map(Array.init) ?? []
+            try? handle.close()
+        } catch {
+            try? handle.close()
+            throw DocStoreError.ioError(path: path, reason: "reading the file's header failed: \(error.localizedDescription)")
+        }
+        if !readOnly { try checkWritable(path) }
+        if header.isEmpty { return .new }  // an empty file becomes a store
         guard header == sqliteHeader else {
             throw DocStoreError.notAStore(path: path, reason: "it is not a SQLite database")
         }
-        // A SQLite file: look inside with a plain connection, which changes nothing.
+        // A SQLite file: look inside with a read-only connection, which changes nothing.
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true, busyTimeout: busyTimeout))
+            defer { try? queue.close() }
+            return try queue.read { db in
+                if let problem = try Catalog.problem(in: db, path: path) { throw problem }
+                return try Catalog.isInstalled(in: db) ? .existing : .new
+            }
+        } catch let error as DatabaseError {
+            throw fileError(error, path: path)
+        }
+    }
+
+    /// A store opened for writing needs its file and its folder writable: SQLite
+    /// keeps the `-wal` and `-shm` files beside it.
+    private static func checkWritable(_ path: String) throws {
+        if access(path, W_OK) != 0 {
+            throw DocStoreError.fileNotWritable(path: path, reason: "the file is read-only (\(String(cString: strerror(errno))))")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if access(folder, W_OK) != 0, !FileManager.default.fileExists(atPath: path + "-wal") {
+            throw DocStoreError.fileNotWritable(path: path, reason: "the folder \(folder) can't be written, and SQLite keeps its -wal and -shm files beside the store")
+        }
+    }
+
+    /// The error for a failure while opening or inspecting the file: a lock, a
+    /// read-only file, an I/O error and a damaged file each say so.
+    static func fileError(_ error: DatabaseError, path: String) -> DocStoreError {
+        let message = error.message ?? "\(error)"
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return .corruptStore(path: path, findings: integrityFindings(path: path) ?? [message])
+        default:
+            return DocStoreError(sqliteCode: error.resultCode.primaryResultCode.rawValue, message: message, collection: nil, path: path)
+        }
+    }
+
+    /// `PRAGMA integrity_check`'s first findings, on a read-only connection; nil
+    /// when even that can't run.
+    static func integrityFindings(path: String) -> [String]? {
         var configuration = Configuration()
         configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        let problem = try queue.read { db in try Catalog.problem(in: db, path: path) }
-        try queue.close()
-        if let problem { throw problem }
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
+        defer { try? queue.close() }
+        let findings = try? queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(20)") }
+        guard let findings, !findings.isEmpty else { return nil }
+        return findings.map { "integrity check: " + $0 }
+    }
+}
+
+extension Duration {
+    /// Seconds, as Foundation and GRDB count time.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
