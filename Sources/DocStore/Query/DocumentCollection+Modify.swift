@@ -46,13 +46,15 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
-                    for case .increment(let path, _) in updates {
-                        let check = try compiler.nonNumbers(at: path, query)
-                        var offender: DocumentKey?
-                        try run(check, in: db) { offender = $0.key(at: 0, kind: info.keyKind) }
-                        if let offender {
+                    for case .increment(let path, let amount) in updates {
+                        if let offender = try firstKey(compiler.nonNumbers(at: path, query), info: info, in: db) {
                             throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: offender,
                                                               reason: "an increment needs a number, a missing field or null")
+                        }
+                        if let offender = try firstKey(compiler.overflows(at: path, by: amount, query), info: info, in: db) {
+                            throw DocStoreError.numericOverflow(
+                                collection: name, field: path.description, key: offender,
+                                reason: "adding \(amount) would go past the largest number DocStore stores exactly (integers are 64-bit, as Int64)")
                         }
                     }
                     do {
@@ -76,6 +78,13 @@ extension DocumentCollection {
                 }
             }
         }
+    }
+
+    /// The key in the first row of a compiled statement, or nil when it has none.
+    private func firstKey(_ compiled: SQLFragment, info: CollectionInfo, in db: Database) throws -> DocumentKey? {
+        var key: DocumentKey?
+        try run(compiled, in: db) { key = $0.key(at: 0, kind: info.keyKind) }
+        return key
     }
 
     /// Steps a compiled statement to the end, calling `row` for each row.

@@ -28,6 +28,31 @@ extension QueryCompiler {
             + " NOT IN (\(JSONRank.null.rawValue), \(JSONRank.number.rawValue)) ORDER BY key LIMIT 1"
     }
 
+    /// The key of the first selected document whose `path` an increment by
+    /// `amount` would push past what DocStore's numbers hold exactly: an integer
+    /// past `Int64`'s range (SQLite would silently turn it into a real), a stored
+    /// integer already beyond that range, or a real past `Double`'s (which JSON
+    /// can't write).
+    func overflows(at path: FieldPath, by amount: JSONValue, _ query: DocumentQuery) throws -> SQLFragment {
+        guard let literal = quoteJSONPath(path.components) else {
+            throw DocStoreError.invalidQuery(collection: collection, field: path.description,
+                                             reason: "SQLite 3.40's JSON paths can't name this field, so an update can't change it")
+        }
+        let value = SQLFragment("json_extract(body, \(literal))")
+        var overflow = SQLFragment("(json_type(body, \(literal)) = 'integer' AND typeof(") + value + ") = 'real')"
+        switch amount {
+        case .integer(let step) where step > 0:
+            overflow = overflow + " OR (typeof(" + value + ") = 'integer' AND " + value + " > " + .bound(.integer(Int64.max - step)) + ")"
+        case .integer(let step) where step < 0:
+            overflow = overflow + " OR (typeof(" + value + ") = 'integer' AND " + value + " < " + .bound(.integer(Int64.min - step)) + ")"
+        case .double(let step):
+            overflow = overflow + " OR abs(coalesce(" + value + ", 0) + " + .bound(.double(step)) + ") > " + .bound(.double(.greatestFiniteMagnitude))
+        default:
+            break
+        }
+        return "SELECT key FROM \(table)" + (try restricted(query)) + " AND (" + overflow + ") ORDER BY key LIMIT 1"
+    }
+
     private func newBody(_ updates: [FieldUpdate]) throws -> SQLFragment {
         let paths = updates.map(\.path)
         for (i, a) in paths.enumerated() {

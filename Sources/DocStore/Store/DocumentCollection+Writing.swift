@@ -165,6 +165,8 @@ extension DocumentCollection {
         var withKey: RawStatement?
         var generated: RawStatement?
         let encoder = StreamEncoder()
+        /// The largest integer key, once read: keys generated in one call follow it.
+        var largestKey: Int64?
     }
 
     private func insert(
@@ -175,7 +177,7 @@ extension DocumentCollection {
         if let key { try check(key, against: info) }
         if key == nil, keyOf != nil {
             // An untyped document without a usable "id": generate one and write it in.
-            let generated = try nextGeneratedKey(for: document, info: info, in: db)
+            let generated = try nextGeneratedKey(for: document, info: info, in: db, statements: &statements)
             key = generated.key
             document = generated.document
         }
@@ -188,8 +190,13 @@ extension DocumentCollection {
                 statement.bindStatic($0, at: 2)
                 try step(statement, key: key, in: db)
             }
+            if case .integer(let given) = key, let largest = statements.largestKey, given > largest {
+                statements.largestKey = given  // generated keys of this call go past it
+            }
             return key
         }
+        // SQLite would pick a random free rowid past Int64.max: refuse instead.
+        _ = try nextKey(in: db, statements: &statements)
         let statement = try statements.generated ?? RawStatement(db, sql: sql.insertGenerated)
         statements.generated = statement
         defer { statement.finish() }
@@ -197,6 +204,7 @@ extension DocumentCollection {
             statement.bindStatic($0, at: 1)
             try step(statement, key: nil, in: db)
         }
+        statements.largestKey = db.lastInsertedRowID
         return .integer(db.lastInsertedRowID)
     }
 
@@ -215,7 +223,29 @@ extension DocumentCollection {
         }
     }
 
-    private func nextGeneratedKey(for document: Model, info: CollectionInfo, in db: Database) throws -> (key: DocumentKey, document: Model) {
+    /// The next generated key: one more than the largest, which must not be
+    /// `Int64.max` (keys never wrap).
+    private func nextKey(in db: Database, statements: inout InsertStatements) throws -> Int64 {
+        let largest: Int64
+        if let known = statements.largestKey {
+            largest = known
+        } else {
+            let statement = try RawStatement(db, sql: sql.maxKey)
+            defer { statement.finish() }
+            try statement.step()
+            largest = statement.int64(at: 0)
+        }
+        guard largest < Int64.max else {
+            throw DocStoreError.numericOverflow(
+                collection: name, field: nil, key: .integer(largest),
+                reason: "the collection's largest key is \(Int64.max), so no larger key can be generated; give new documents their own keys")
+        }
+        return largest + 1
+    }
+
+    private func nextGeneratedKey(
+        for document: Model, info: CollectionInfo, in db: Database, statements: inout InsertStatements
+    ) throws -> (key: DocumentKey, document: Model) {
         guard case .object(var members) = document as? JSONValue else {
             throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
         }
@@ -225,10 +255,8 @@ extension DocumentCollection {
         guard info.keyKind == .integer else {
             throw DocStoreError.missingKey(collection: name, reason: "the collection has \(info.keyKind) keys, which can't be generated: give the document an \"id\"")
         }
-        let statement = try RawStatement(db, sql: sql.maxKey)
-        defer { statement.finish() }
-        try statement.step()
-        let next = statement.int64(at: 0) &+ 1
+        let next = try nextKey(in: db, statements: &statements)
+        statements.largestKey = next
         members.updateValue(.integer(next), forKey: "id", insertingAt: 0)
         guard let document = JSONValue.object(members) as? Model else {
             throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")

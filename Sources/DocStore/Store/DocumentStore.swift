@@ -191,18 +191,27 @@ public final class DocumentStore: Sendable {
 
     func writeAccess<R>(_ body: (Database) throws -> R) throws -> R {
         if isReadOnly { throw DocStoreError.readOnly(path: path ?? ":memory:") }
-        return try writer.unsafeReentrantWrite { db in try StoreAccessDepth.inside { try body(db) } }
+        return try writer.unsafeReentrantWrite { db in
+            if openTransactionDepth.current > 0, !db.isInsideTransaction {
+                // SQLite rolled back the enclosing transaction after an error (a full
+                // disk, an I/O error): writing on would commit piecemeal.
+                throw DocStoreError.database(
+                    message: "the transaction was rolled back by SQLite after an earlier error in it; nothing of it was kept, and nothing more is written until the write block ends",
+                    collection: nil)
+            }
+            return try storeAccessDepth.inside { try body(db) }
+        }
     }
 
     func readAccess<R>(_ body: (Database) throws -> R) throws -> R {
-        try writer.unsafeReentrantRead { db in try StoreAccessDepth.inside { try body(db) } }
+        try writer.unsafeReentrantRead { db in try storeAccessDepth.inside { try body(db) } }
     }
 
     /// The point reader, when a single-document read may use it: a file store, and
     /// not inside a transaction or snapshot of this thread, whose reads must go
     /// through its own connection.
     var pointReaderOutsideTransactions: PointReader? {
-        StoreAccessDepth.current == 0 ? pointReader : nil
+        storeAccessDepth.current == 0 ? pointReader : nil
     }
 
     /// Runs a single-document read on the point reader, or returns nil when it
@@ -233,7 +242,7 @@ public final class DocumentStore: Sendable {
             let mark = collectionCache.savepointMark()
             do {
                 try db.inSavepoint {
-                    result = try body()
+                    result = try openTransactionDepth.inside(body)
                     return .commit
                 }
             } catch {
@@ -242,7 +251,7 @@ public final class DocumentStore: Sendable {
             }
         } else {
             try db.inTransaction(.immediate) {
-                result = try body()
+                result = try openTransactionDepth.inside(body)
                 return .commit
             }
         }

@@ -75,25 +75,36 @@ final class ReadConnection: @unchecked Sendable {
     }
 }
 
-/// How deeply the current thread is inside a GRDB access of some store. Reads at
-/// depth 0 may use a `PointReader`; deeper ones belong to the enclosing access
-/// (a transaction that must see its own writes, or a snapshot).
-enum StoreAccessDepth {
-    private static let key: pthread_key_t = {
+/// A per-thread nesting counter.
+struct ThreadDepth: Sendable {
+    private let key: pthread_key_t
+
+    init() {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
-        return key
-    }()
+        self.key = key
+    }
 
-    static var current: Int {
+    var current: Int {
         Int(bitPattern: pthread_getspecific(key))
     }
 
     /// Runs `body` one level deeper.
-    static func inside<R>(_ body: () throws -> R) rethrows -> R {
+    func inside<R>(_ body: () throws -> R) rethrows -> R {
         let depth = current
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth + 1))
         defer { pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth)) }
         return try body()
     }
 }
+
+/// How deeply the current thread is inside a GRDB access of some store. Reads at
+/// depth 0 may use a `PointReader`; deeper ones belong to the enclosing access
+/// (a transaction that must see its own writes, or a snapshot).
+let storeAccessDepth = ThreadDepth()
+
+/// How many transactions and savepoints that DocStore opened the current thread is
+/// inside: a write at depth > 0 on a connection with no open transaction means
+/// SQLite rolled the transaction back on its own (a full disk, an I/O error), and
+/// must not run in autocommit mode (see ``DocumentStore/writeAccess(_:)``).
+let openTransactionDepth = ThreadDepth()
