@@ -97,7 +97,8 @@ let package = Package(
         .testTarget(
             name: "DocStoreREPLTests",
             // DocStoreCLI: the tests run the built `docstore` binary.
-            dependencies: ["DocStoreREPL", "DocStore", "DocStoreCLI"],
+            // GRDB: fault tests hold locks and damage files behind DocStore's back.
+            dependencies: ["DocStoreREPL", "DocStore", "DocStoreCLI", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [
                 .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
             ]

@@ -21,14 +21,24 @@ struct DocStoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Open the store read-only: writes are refused.")
     var readOnly = false
 
+    @Option(name: .long, help: ArgumentHelp("How long to wait for another process's lock before failing.", valueName: "seconds"))
+    var busyTimeout: Double = 5
+
     @Option(name: .customShort("c"), help: ArgumentHelp("Run one command and exit (non-zero on error).", valueName: "command"))
     var command: String?
 
     @Option(name: .long, help: "How results are printed: table, json, ndjson or line.")
     var mode: OutputMode = .table
 
+    func validate() throws {
+        guard busyTimeout >= 0, busyTimeout.isFinite else {
+            throw ValidationError("--busy-timeout takes a number of seconds, 0 or more")
+        }
+    }
+
     func run() throws {
-        let code = REPLLauncher.run(.init(storePath: store, readOnly: readOnly, command: command, mode: mode))
+        let code = REPLLauncher.run(.init(storePath: store, readOnly: readOnly, command: command, mode: mode,
+                                          busyTimeout: .milliseconds(Int64(busyTimeout * 1000))))
         if code != 0 { throw ExitCode(code) }
     }
 }

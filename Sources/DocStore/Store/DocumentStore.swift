@@ -22,7 +22,13 @@ public final class DocumentStore: Sendable {
     /// Whether the store was opened read-only.
     public let isReadOnly: Bool
 
+    /// The one read-write connection. Opening it writes nothing, so opening an
+    /// existing store takes no lock (GRDB's `DatabasePool` writes to a store whose
+    /// write-ahead log is empty when it opens, which would).
     let writer: any DatabaseWriter
+    /// Read-only connections, so reads run beside the writer (the writer itself in
+    /// memory).
+    let reader: any DatabaseReader
     /// Fast single-document reads of file stores (nil in memory).
     let pointReader: PointReader?
     /// Collections known to exist, by name: saves a catalog look-up on every call.
@@ -56,26 +62,46 @@ public final class DocumentStore: Sendable {
         do {
             var configuration = StoreFile.configuration(readOnly: readOnly, busyTimeout: busyTimeout)
             configuration.label = "DocStore"
-            let pool = try DatabasePool(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
             if case .new = state {
                 // Another process may be creating the same store: installing is
                 // idempotent, and the catalog is checked again once installed.
-                try pool.write { db in
-                    try Catalog.install(in: db)
-                    if let problem = try Catalog.problem(in: db, path: path) { throw problem }
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    try db.inTransaction(.immediate) {
+                        try Catalog.install(in: db)
+                        if let problem = try Catalog.problem(in: db, path: path) { throw problem }
+                        return .commit
+                    }
                 }
             }
-            writer = pool
+            // A first read opens the write-ahead log (and its -shm index), which
+            // read-only connections can't create.
+            try queue.read { db in _ = try db.tableExists(Catalog.metaTable) }
+            var readerConfiguration = configuration
+            readerConfiguration.readonly = true
+            readerConfiguration.label = "DocStore.readers"
+            reader = try DatabasePool(path: path, configuration: readerConfiguration)
+            writer = queue
             pointReader = PointReader(path: path, busyTimeout: busyTimeout)
         } catch let error as DatabaseError {
             throw StoreFile.fileError(error, path: path)
         }
     }
 
+    deinit {
+        // The last connection to close moves the write-ahead log into the file and
+        // deletes it, and only a read-write connection can: readers close first.
+        pointReader?.close()
+        try? (reader as? DatabasePool)?.close()
+        try? (writer as? DatabaseQueue)?.close()
+    }
+
     private init(inMemoryWith queue: DatabaseQueue) {
         path = nil
         isReadOnly = false
         writer = queue
+        reader = queue
         pointReader = nil
     }
 
@@ -127,7 +153,7 @@ public final class DocumentStore: Sendable {
 
     /// The collections in the store, by name.
     public func collections() throws -> [CollectionInfo] {
-        try access(collection: nil) { try writer.unsafeReentrantRead { db in try Catalog.collections(in: db) } }
+        try access(collection: nil) { try readAccess { db in try Catalog.collections(in: db) } }
     }
 
     /// Deletes a collection, its documents and its indexes. Returns whether it existed.
@@ -199,12 +225,14 @@ public final class DocumentStore: Sendable {
                     message: "the transaction was rolled back by SQLite after an earlier error in it; nothing of it was kept, and nothing more is written until the write block ends",
                     collection: nil)
             }
-            return try storeAccessDepth.inside { try body(db) }
+            return try writeAccessDepth.inside { try storeAccessDepth.inside { try body(db) } }
         }
     }
 
     func readAccess<R>(_ body: (Database) throws -> R) throws -> R {
-        try writer.unsafeReentrantRead { db in try storeAccessDepth.inside { try body(db) } }
+        // Inside a write, reads see its changes: they run on the writer's connection.
+        let connections: any DatabaseReader = writeAccessDepth.current > 0 ? writer : reader
+        return try connections.unsafeReentrantRead { db in try storeAccessDepth.inside { try body(db) } }
     }
 
     /// The point reader, when a single-document read may use it: a file store, and

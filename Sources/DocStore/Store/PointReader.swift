@@ -23,6 +23,11 @@ final class PointReader: Sendable {
         self.busyTimeout = busyTimeout
     }
 
+    /// Closes the idle connections (the store is going away).
+    func close() {
+        idle.withLock { $0.removeAll() }
+    }
+
     /// Runs `body` with the statement for `sql` on an idle connection.
     func withStatement<R>(_ sql: String, _ body: (RawStatement) throws -> R) throws -> R {
         let connection = try idle.withLock { $0.popLast() } ?? ReadConnection(path: path, busyTimeout: busyTimeout)
@@ -102,6 +107,10 @@ struct ThreadDepth: Sendable {
 /// depth 0 may use a `PointReader`; deeper ones belong to the enclosing access
 /// (a transaction that must see its own writes, or a snapshot).
 let storeAccessDepth = ThreadDepth()
+
+/// How deeply the current thread is inside a write access: reads there run on the
+/// writer's connection, which alone sees the open transaction.
+let writeAccessDepth = ThreadDepth()
 
 /// How many transactions and savepoints that DocStore opened the current thread is
 /// inside: a write at depth > 0 on a connection with no open transaction means

@@ -10,12 +10,16 @@ public enum REPLLauncher {
         public var readOnly = false
         public var command: String?
         public var mode: OutputMode = .table
+        /// How long a command waits for another process's lock before failing.
+        public var busyTimeout: Duration = .seconds(5)
 
-        public init(storePath: String? = nil, readOnly: Bool = false, command: String? = nil, mode: OutputMode = .table) {
+        public init(storePath: String? = nil, readOnly: Bool = false, command: String? = nil, mode: OutputMode = .table,
+                    busyTimeout: Duration = .seconds(5)) {
             self.storePath = storePath
             self.readOnly = readOnly
             self.command = command
             self.mode = mode
+            self.busyTimeout = busyTimeout
         }
     }
 
@@ -30,7 +34,7 @@ public enum REPLLauncher {
         if arguments.readOnly, !FileManager.default.fileExists(atPath: path) {
             throw CommandError("cannot open \(path) read-only: no such file")
         }
-        return try DocumentStore(path: path, readOnly: arguments.readOnly)
+        return try DocumentStore(path: path, readOnly: arguments.readOnly, busyTimeout: arguments.busyTimeout)
     }
 
     /// Runs `docstore` with the process's standard streams; returns the exit code.

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import Testing
+@testable import DocStore
+
+/// Issue 9, items 8 and 9 at the library's level: opening and reading an existing
+/// store never writes to it or waits for a lock; a closed store leaves everything
+/// in its main file.
+@Suite("Fault: opening a store")
+struct StoreOpeningTests {
+    func makeStore() throws -> (path: String, directory: URL) {
+        let (path, directory) = try temporaryStorePath()
+        try DocumentStore(path: path).collection(Team.self).insert(contentsOf: sampleTeams)
+        return (path, directory)
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test func aReleasedStoreLeavesEverythingInItsMainFile() throws {
+        let (path, directory) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the write-ahead log was moved into the file")
+        let copy = directory.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        #expect(try DocumentStore(path: copy).collection(Team.self).all() == sampleTeams, "the file alone holds every document")
+    }
+
+    @Test func openingAndReadingAnExistingStoreChangesNoByteOfIt() throws {
+        let (path, directory) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try bytes(path)
+        do {
+            let store = try DocumentStore(path: path)
+            #expect(try store.collection(Team.self).count() == 4)
+            #expect(try store.collection(Team.self).get(2) == sampleTeams[1])
+            #expect(try store.collections().count == 1)
+        }
+        #expect(try bytes(path) == before)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func openingAndReadingWhileAnotherConnectionHoldsTheWriteLockNeedsNoWait() throws {
+        let (path, directory) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let holder = try DatabaseQueue(path: path)
+        try holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            let start = ContinuousClock.now
+            let store = try DocumentStore(path: path, busyTimeout: .milliseconds(200))
+            #expect(try store.collection(Team.self).count() == 4)
+            let error = try #require(throws: DocStoreError.self) { try store.collection(Team.self).delete(1) }
+            guard case .locked(let lockedPath, _) = error else { Issue.record("expected locked, got \(error)"); return }
+            #expect(lockedPath == path)
+            #expect(ContinuousClock.now - start < .seconds(3), "only the write waited, for its busy timeout")
+        }
+        try holder.close()
+        #expect(try DocumentStore(path: path).collection(Team.self).delete(1))
+    }
+
+    @Test func appsShowTheSameTextAsTheTerminal() throws {
+        let error = DocStoreError.locked(path: "/data/s.sqlite", reason: "database is locked")
+        #expect(error.localizedDescription == error.description)
+        #expect(error.localizedDescription.contains("locked by another connection or process"))
+    }
+}
