@@ -18,6 +18,11 @@ struct ProcessOutput {
 
 /// Runs `executable` with `arguments`, feeding `input` on stdin.
 func runProcess(_ executable: URL, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProcessOutput {
+    try runProcess(executable, arguments, inputBytes: input.map { Data($0.utf8) }, environment: environment)
+}
+
+/// Runs `executable` with `arguments`, feeding `inputBytes` (any bytes) on stdin.
+func runProcess(_ executable: URL, _ arguments: [String], inputBytes input: Data?, environment: [String: String] = [:]) throws -> ProcessOutput {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -27,7 +32,7 @@ func runProcess(_ executable: URL, _ arguments: [String], input: String? = nil, 
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    if let input { stdin.fileHandleForWriting.write(input) }
     try stdin.fileHandleForWriting.close()
     // Read both pipes before waiting, so a full pipe can't block the child.
     let group = DispatchGroup()
