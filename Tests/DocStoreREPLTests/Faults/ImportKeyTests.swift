@@ -57,6 +57,15 @@ struct ImportKeyTests {
         #expect(try store.collection(named: "items").get(3) == ["id": 3, "kept": true])
     }
 
+    @Test func anUnusableIDOnTheFirstLineOfANewCollectionIsABadLine() throws {
+        let path = try file("{\"id\": true}\n{\"id\": 2.5}\n{\"id\": 3}\n{\"name\": \"generated\"}\n")
+        let text = message(run(path))
+        #expect(text.contains("line 1 of \(path): its \"id\" is true, not an integer or a string"), "\(text)")
+        let report = try run(path, ImportOptions(skipBad: true)).get()
+        #expect(report.imported == 2 && report.skipped == 2, "\(report.summary)")
+        #expect(try store.collection(named: "fresh").keys() == [3, 4].map { DocumentKey.integer($0) })
+    }
+
     @Test func keyFieldNeverOverwritesADifferentID() throws {
         let path = try file("{\"code\": \"a\"}\n{\"code\": \"b\", \"id\": \"b\"}\n{\"code\": \"c\", \"id\": 17}\n{\"code\": \"d\"}\n")
         let text = message(run(path, ImportOptions(keyField: "code")))
