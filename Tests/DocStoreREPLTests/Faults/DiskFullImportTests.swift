@@ -78,4 +78,21 @@ struct DiskFullImportTests {
         #expect(count > 0 && count < 4000, "\(message)")
         try expectUnchanged(["players", "kept"])
     }
+
+    /// The real executable, its file size capped (`ulimit -f`, with SIGXFSZ
+    /// ignored so that writes fail instead of killing it): the write failure
+    /// stops the import whole, and a new process finds the store as it was.
+    @Test func theExecutableKeepsTheStoreWholeWhenWritesFail() throws {
+        let path = directory.appendingPathComponent("capped.sqlite").path
+        let binary = try docstoreBinary().path
+        let setup = try runProcess(URL(fileURLWithPath: binary), [path, "-c", #"players.insert([{"id": 1, "name": "a"}, {"id": 2, "name": "b"}])"#])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let file = try bigFile()
+        let capped = try runProcess(URL(fileURLWithPath: "/bin/bash"),
+                                    ["-c", #"ulimit -f 300; trap '' XFSZ; exec "$0" "$1" -c ".import players $2""#, binary, path, file])
+        #expect(capped.status == 1)
+        #expect(capped.stderr.contains("nothing was imported, players is unchanged"), "\(capped.stderr)")
+        let after = try runProcess(URL(fileURLWithPath: binary), [path, "--mode", "ndjson", "-c", "players.keys()"])
+        #expect(after.stdout == "[1,2]\n", "\(after.stdout)\(after.stderr)")
+    }
 }
