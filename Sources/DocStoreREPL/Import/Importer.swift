@@ -103,19 +103,19 @@ struct Importer {
                 }
                 try flush()
             }
-        } catch let error as DocStoreError {
-            // Not a bad line (those are CommandErrors): the store failed, and the
-            // transaction was rolled back whole.
+        } catch let error where !(error is CommandError || error is Interruption.Interrupted) {
+            // Not a bad line nor ctrl-C (those say so themselves): the store
+            // failed, and the transaction was rolled back whole.
             throw CommandError(stopped(by: error, report: report))
         }
         return report
     }
 
     /// Why the import stopped, how far it had got, and that nothing was kept.
-    private func stopped(by error: DocStoreError, report: ImportReport) -> String {
+    private func stopped(by error: any Error, report: ImportReport) -> String {
         let progress = "after \(CommandResult.plural(report.imported, "document")) of \(report.path)"
         let outcome = "nothing was imported, \(collection) is unchanged"
-        if case .diskFull = error {
+        if case .diskFull? = error as? DocStoreError {
             return "disk full \(progress); \(outcome): free some space and import again"
         }
         return "the import stopped \(progress): \(error); \(outcome)"
