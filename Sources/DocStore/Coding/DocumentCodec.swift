@@ -100,7 +100,8 @@ enum DocumentCodec {
 
     /// Parses any JSON text into a `JSONValue` (objects keep key order; with
     /// duplicate keys, the last wins). Integers that fit `Int64` become
-    /// `.integer`, other numbers `.double`.
+    /// `.integer`, numbers a `Double` holds exactly `.double`, and others
+    /// `.exactNumber`, digit for digit.
     ///
     /// - Throws: `invalidJSON(line:column:)` (1-based; the column counts Unicode
     ///   scalars) for anything RFC 8259 rejects: trailing commas, comments,

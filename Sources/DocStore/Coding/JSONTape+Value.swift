@@ -2,8 +2,9 @@ import OrderedCollections
 
 extension JSONTape {
     /// Builds the `JSONValue` at `index` (recursion is bounded by the parser's
-    /// depth limit). Integers that fit `Int64` become `.integer`; larger integers
-    /// and reals become `.double`.
+    /// depth limit). Integers that fit `Int64` become `.integer`, reals a
+    /// `Double` holds become `.double`, and other numbers (larger integers, more
+    /// digits than a `Double` keeps) `.exactNumber`, digit for digit.
     func value(at index: Int) -> JSONValue {
         let entry = entries[index]
         switch entry.kind {
@@ -16,10 +17,9 @@ extension JSONTape {
             if let integer = JSONNumberText.integer(text), let exact = JSONNumberText.exact(integer, as: Int64.self) {
                 return .integer(exact)
             }
-            return .double(JSONNumberText.double(text) ?? 0)
+            return JSONNumberLiteral.value(ofValidText: text)
         case .real:
-            // The parser rejected numbers that overflow a Double.
-            return .double(JSONNumberText.double(text(of: entry)) ?? 0)
+            return JSONNumberLiteral.value(ofValidText: text(of: entry))
         case .array:
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(entry.count))

@@ -32,6 +32,7 @@ struct JSONValueWriter: ~Copyable {
             } else {
                 out.append(utf8: "null")
             }
+        case .exactNumber(let number): out.append(utf8: number.text)
         case .string(let string): JSONWriter.appendString(string, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))

@@ -109,6 +109,10 @@ extension DocumentQuery {
                 case .double(let d)?:
                     real += d
                     approximate = true
+                case .exactNumber(let number)?:
+                    // As SQLite sums it: a real.
+                    real += number.doubleValue
+                    approximate = true
                 default:
                     continue
                 }

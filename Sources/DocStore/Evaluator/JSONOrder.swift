@@ -14,7 +14,7 @@ enum JSONRank: Int, Comparable {
         switch value {
         case nil, .null?: self = .null
         case .bool?: self = .bool
-        case .integer?, .double?: self = .number
+        case .integer?, .double?, .exactNumber?: self = .number
         case .string?: self = .string
         case .array?: self = .array
         case .object?: self = .object
@@ -39,7 +39,7 @@ enum JSONOrder {
             return a == b ? .orderedSame : (a ? .orderedDescending : .orderedAscending)
         case let (.string(a)?, .string(b)?):
             return compareBytes(a.queryText.utf8, b.queryText.utf8)
-        case (.integer?, _), (.double?, _):
+        case (.integer?, _), (.double?, _), (.exactNumber?, _):
             return JSONNumber.compare(lhs!, rhs!) ?? .orderedSame
         case (.array?, _), (.object?, _):
             return compareBytes(DocumentCodec.serialize(lhs!), DocumentCodec.serialize(rhs!))

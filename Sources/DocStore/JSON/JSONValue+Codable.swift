@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 
 /// `JSONValue` is Codable so that untyped collections are `DocumentCollection<JSONValue>`
@@ -29,6 +30,7 @@ extension JSONValue: Codable {
         if single.decodeNil() { self = .null }
         else if let b = try? single.decode(Bool.self) { self = .bool(b) }
         else if let i = try? single.decode(Int64.self) { self = .integer(i) }
+        else if let u = try? single.decode(UInt64.self), let number = JSONNumberLiteral(String(u)) { self = .exactNumber(number) }
         else if let d = try? single.decode(Double.self) { self = .double(d) }
         else { self = .string(try single.decode(String.self)) }
     }
@@ -47,6 +49,16 @@ extension JSONValue: Codable {
         case .double(let d):
             var single = encoder.singleValueContainer()
             try single.encode(d)
+        case .exactNumber(let number):
+            // Coders have no raw number: the closest type that keeps the digits.
+            var single = encoder.singleValueContainer()
+            if let unsigned = UInt64(number.text) {
+                try single.encode(unsigned)
+            } else if let decimal = Decimal(string: number.text), ExactDecimal(decimal.description.utf8) == ExactDecimal(number.text.utf8) {
+                try single.encode(decimal)
+            } else {
+                try single.encode(number.doubleValue)
+            }
         case .string(let s):
             var single = encoder.singleValueContainer()
             try single.encode(s)

@@ -9,11 +9,17 @@ import OrderedCollections
 /// the way they were written; equality of objects ignores that order, as JSON does.
 /// Integers and reals are distinct cases but compare numerically:
 /// `.integer(1) == .double(1.0)` is `true`, matching how queries compare numbers.
+/// Numbers beyond both (``exactNumber(_:)``) keep their digits.
 public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
     case double(Double)
+    /// A number that neither `Int64` nor `Double` holds exactly (a `UInt64.max`,
+    /// a `Decimal`'s digits), kept as its JSON text so that it is never rounded
+    /// on its way through untyped code. Equality and order are exact; SQL
+    /// compares it as SQLite does, by its nearest `Double`.
+    case exactNumber(JSONNumberLiteral)
     case string(String)
     case array([JSONValue])
     case object(OrderedDictionary<String, JSONValue>)
@@ -28,6 +34,7 @@ extension JSONValue {
         case .bool(let b): b ? "true" : "false"
         case .integer: "integer"
         case .double: "real"
+        case .exactNumber(let number): number.isIntegral ? "integer" : "real"
         case .string: "text"
         case .array: "array"
         case .object: "object"
@@ -39,6 +46,7 @@ extension JSONValue {
         switch self {
         case .integer(let i): Double(i)
         case .double(let d): d
+        case .exactNumber(let number): number.doubleValue
         default: nil
         }
     }
@@ -76,7 +84,9 @@ extension JSONValue: Equatable {
             }
             return true
         case let (.integer(a), .integer(b)): return a == b
-        case (.integer, .double), (.double, .integer), (.double, .double):
+        case (.integer, .double), (.double, .integer), (.double, .double),
+             (.exactNumber, .integer), (.exactNumber, .double), (.exactNumber, .exactNumber),
+             (.integer, .exactNumber), (.double, .exactNumber):
             return JSONNumber.compare(lhs, rhs) == .orderedSame
         default: return false
         }
@@ -93,6 +103,8 @@ extension JSONValue: Hashable {
             hasher.combine(2)
             hasher.combine(Double(i))
         case .double(let d): hasher.combine(2); hasher.combine(d)
+        // Equal numbers have equal nearest Doubles.
+        case .exactNumber(let number): hasher.combine(2); hasher.combine(number.doubleValue)
         case .string(let s): hasher.combine(3); hasher.combine(s)
         case .array(let a): hasher.combine(4); hasher.combine(a)
         case .object(let o):
@@ -140,8 +152,23 @@ enum JSONNumber {
             return compare(integer: b, double: a).reversed
         case let (.double(a), .double(b)):
             return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+        case (.exactNumber, _), (_, .exactNumber):
+            // Exactly, on the decimal digits (never through Double).
+            guard let a = exactDecimal(lhs), let b = exactDecimal(rhs) else {
+                return lhs.numberValue == nil || rhs.numberValue == nil ? nil : .orderedDescending  // NaN: unordered
+            }
+            return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
         default:
             return nil
+        }
+    }
+
+    private static func exactDecimal(_ value: JSONValue) -> ExactDecimal? {
+        switch value {
+        case .integer(let i): ExactDecimal(i)
+        case .double(let d): ExactDecimal(d)
+        case .exactNumber(let number): ExactDecimal(number.text.utf8)
+        default: nil
         }
     }
 

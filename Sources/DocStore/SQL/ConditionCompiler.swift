@@ -96,6 +96,8 @@ struct ConditionCompiler {
         case .bool(let b): (.bool, .integer(b ? 1 : 0))
         case .integer(let i): (.number, .integer(i))
         case .double(let d): (.number, .double(d))
+        // SQLite reads a number beyond Int64 as a real: compared as one.
+        case .exactNumber(let number): (.number, .double(number.doubleValue))
         case .string(let s): (.string, .text(String(s.queryText)))
         default: (.null, .null)
         }

@@ -75,7 +75,7 @@ public final class EditLineReader: LineReader {
         free(promptStorage)
     }
 
-    public func readLine(prompt: String) -> String? {
+    public func readLine(prompt: String) throws(InvalidUTF8Line) -> String? {
         free(promptStorage)
         promptStorage = strdup(prompt)
         var count: Int32 = 0
@@ -85,9 +85,12 @@ public final class EditLineReader: LineReader {
             return ""
         }
         guard let line, count > 0 else { return nil }
-        var text = String(cString: line)
-        if text.hasSuffix("\n") { text.removeLast() }
-        return text
+        let length = strlen(line)
+        return try line.withMemoryRebound(to: UInt8.self, capacity: length) { bytes throws(InvalidUTF8Line) in
+            var text = UnsafeBufferPointer(start: bytes, count: length)[...]
+            if text.last == UInt8(ascii: "\n") { text = text.dropLast() }
+            return try InvalidUTF8Line.decode(text)
+        }
     }
 
     private var interrupted = false

@@ -24,9 +24,14 @@ struct ImportReport {
 /// Imports a `.ndjson`, `.json` or `.csv` file into a collection.
 ///
 /// The whole import is one transaction, and documents go in by batches (each a
-/// savepoint), so memory stays flat on large files and a bad line, which stops
-/// the import, leaves the collection exactly as it was. With
-/// ``ImportOptions/skipBad`` bad lines are skipped and counted instead.
+/// savepoint), so memory stays flat on large files. An import is all or
+/// nothing: a bad line stops it and leaves the collection exactly as it was;
+/// with ``ImportOptions/skipBad`` bad lines are skipped and counted instead,
+/// and every good document goes in. Only a document's own faults (its key, a
+/// duplicate, its content) are bad lines: any other failure (a full disk, an
+/// I/O error, a lock) stops the import whole, with or without `--skip-bad`,
+/// since SQLite may have rolled back the transaction and nothing written after
+/// that would be undone.
 struct Importer {
     let store: DocumentStore
     let collection: String
@@ -66,32 +71,54 @@ struct Importer {
         var report = ImportReport(path: path, collection: collection)
         var progress = progressOutput.map { ProgressBar(output: $0, total: chunks.size) }
         defer { progress?.finish() }
-        try store.write { transaction in
-            let target = transaction.collection(named: collection)
-            var batch: [(place: String, document: JSONValue)] = []
-            func flush() throws {
-                try insert(batch, into: target, report: &report)
-                batch.removeAll(keepingCapacity: true)
-            }
-            let reader = EntryReader(path: path, format: format)
-            try reader.read(&chunks) { entry, bytesRead in
-                try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
-                switch entry.document {
-                case .success(let document):
-                    if let document = try keyed(document, place: entry.place, report: &report) {
-                        batch.append((entry.place, document))
+        do {
+            let isNew = try !store.collections().contains { $0.name == collection }
+            try store.write { transaction in
+                let target = transaction.collection(named: collection)
+                var batch: [(place: String, document: JSONValue)] = []
+                var keys = KeysSeen()
+                func flush() throws {
+                    // A new collection gets its first documents one at a time, so
+                    // that the one creating it is not in a batch whose rollback
+                    // would take the collection with it.
+                    try insert(batch, into: target, oneByOne: isNew && report.imported == 0, report: &report)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                let reader = EntryReader(path: path, format: format)
+                try reader.read(&chunks) { entry, bytesRead in
+                    try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
+                    switch entry.document {
+                    case .success(let document):
+                        if let document = try keyed(document, place: entry.place, report: &report),
+                           try keys.admit(document, place: entry.place, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                            batch.append((entry.place, document))
+                        }
+                    case .failure(let error):
+                        try skipOrStop(entry.place, error.description, report: &report)
                     }
-                case .failure(let error):
-                    try skipOrStop(entry.place, error.description, report: &report)
+                    if batch.count >= batchSize {
+                        try flush()
+                        progress?.update(done: bytesRead, documents: report.imported)
+                    }
                 }
-                if batch.count >= batchSize {
-                    try flush()
-                    progress?.update(done: bytesRead, documents: report.imported)
-                }
+                try flush()
             }
-            try flush()
+        } catch let error where !(error is CommandError || error is Interruption.Interrupted) {
+            // Not a bad line nor ctrl-C (those say so themselves): the store
+            // failed, and the transaction was rolled back whole.
+            throw CommandError(stopped(by: error, report: report))
         }
         return report
+    }
+
+    /// Why the import stopped, how far it had got, and that nothing was kept.
+    private func stopped(by error: any Error, report: ImportReport) -> String {
+        let progress = "after \(CommandResult.plural(report.imported, "document")) of \(report.path)"
+        let outcome = "nothing was imported, \(collection) is unchanged"
+        if case .diskFull? = error as? DocStoreError {
+            return "disk full \(progress); \(outcome): free some space and import again"
+        }
+        return "the import stopped \(progress): \(error); \(outcome)"
     }
 
     /// With `--key FIELD`, the document's key (`"id"`) is that field's value.
@@ -100,6 +127,11 @@ struct Importer {
         guard let field = options.keyField, case .object(var members) = document else { return document }
         guard let key = members[field], key.stringValue != nil || key.numberValue != nil else {
             try skipOrStop(place, "no \(DocumentKeyQuoting.quoted(field)) to use as the key", report: &report)
+            return nil
+        }
+        // An "id" of its own is data: never overwritten by another field's value.
+        if let id = members["id"], id != key {
+            try skipOrStop(place, "its \"id\" (\(JSONText().string(id))) differs from its \(DocumentKeyQuoting.quoted(field)) (\(JSONText().string(key))), which --key \(field) would write over it; rename the \"id\" field or import without --key", report: &report)
             return nil
         }
         members.removeValue(forKey: "id")
@@ -117,22 +149,55 @@ struct Importer {
 
     private func collectionFile(_ report: ImportReport) -> String { report.path }
 
-    /// Inserts a batch at once; when that fails, document by document to name
-    /// the line at fault (and, with --skip-bad, keep the others).
-    private func insert(_ batch: [(place: String, document: JSONValue)], into target: DocumentCollection<JSONValue>, report: inout ImportReport) throws {
+    /// Inserts a batch at once; when one of its documents is at fault, document
+    /// by document to name the line (and, with --skip-bad, keep the others).
+    /// Any other failure is thrown at once: after a full disk or an I/O error
+    /// SQLite may have rolled the transaction back, and a document inserted
+    /// then would be committed on its own.
+    private func insert(
+        _ batch: [(place: String, document: JSONValue)], into target: DocumentCollection<JSONValue>, oneByOne: Bool,
+        report: inout ImportReport
+    ) throws {
         guard !batch.isEmpty else { return }
-        do {
-            try target.insert(contentsOf: batch.map(\.document))
-            report.imported += batch.count
-        } catch {
-            for (place, document) in batch {
-                do {
-                    try target.insert(document)
-                    report.imported += 1
-                } catch {
-                    try skipOrStop(place, "\(error)", report: &report)
-                }
+        if !oneByOne {
+            do {
+                try target.insert(contentsOf: batch.map(\.document))
+                report.imported += batch.count
+                return
+            } catch let error as DocStoreError where error.isAboutOneDocument {
+                // The batch's savepoint was rolled back: find the document at fault.
             }
+        }
+        for (place, document) in batch {
+            do {
+                try target.insert(document)
+                report.imported += 1
+            } catch let error as DocStoreError where error.isAboutOneDocument {
+                try skipOrStop(place, reason(error), report: &report)
+            }
+        }
+    }
+
+    /// A store error about one document, in the words of an import.
+    private func reason(_ error: DocStoreError) -> String {
+        if case .duplicateKey(_, let key) = error {
+            return "duplicate key \(key): \(collection) already holds a document with this key"
+        }
+        return "\(error)"
+    }
+}
+
+extension DocStoreError {
+    /// Whether the error is about one document (its key, its content, a unique
+    /// value it repeats) rather than about the store: only those make a line
+    /// bad, to be skipped with --skip-bad. Anything else (a full disk, an I/O
+    /// error, a lock, a damaged file) stops an import whole.
+    var isAboutOneDocument: Bool {
+        switch self {
+        case .duplicateKey, .keyKindMismatch, .missingKey, .encodingFailed, .uniqueConstraint, .nestingTooDeep, .invalidJSON:
+            true
+        default:
+            false
         }
     }
 }

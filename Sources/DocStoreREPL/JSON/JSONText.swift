@@ -32,6 +32,7 @@ struct JSONText {
         case .bool(let b): out += style.apply(.literal, b ? "true" : "false")
         case .integer(let i): out += style.apply(.number, String(i))
         case .double(let d): out += style.apply(.number, Self.number(d))
+        case .exactNumber(let number): out += style.apply(.number, number.text)
         case .string(let s): out += style.apply(.string, Self.quoted(s))
         case .array(let elements):
             if elements.isEmpty {

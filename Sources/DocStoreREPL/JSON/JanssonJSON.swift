@@ -19,8 +19,10 @@ enum JanssonJSON {
     /// Decoding flags: any value at top level (not only arrays and objects);
     /// `\u0000` allowed inside strings (JSONValue strings hold NUL, and refusing
     /// them would refuse valid JSON); duplicate keys refused, since which of two
-    /// values a document "has" would otherwise be silently decided.
-    static let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES)
+    /// values a document "has" would otherwise be silently decided; integers
+    /// read as reals, since jansson refuses those beyond 64 bits, and every
+    /// number's value is then taken from its own text (``NumberTexts``).
+    static let flags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL)
 
     /// Parses `text` as one JSON value.
     static func parse(_ text: String) throws(ParseError) -> JSONValue {
@@ -44,7 +46,8 @@ enum JanssonJSON {
             throw ParseError(location: location(of: error), reason: explained(reason(of: error)))
         }
         defer { json_decref(root) }
-        return convert(root, depth: 0)
+        var numbers = NumberTexts(bytes)
+        return convert(root, depth: 0, numbers: &numbers)
     }
 
     /// Where the offending token starts. jansson reports the column of the
@@ -86,13 +89,13 @@ enum JanssonJSON {
 
     /// Converts a jansson value. jansson itself refuses nesting deeper than
     /// 2048 levels (JSON_PARSER_MAX_DEPTH), so the recursion is bounded.
-    private static func convert(_ value: UnsafeMutablePointer<json_t>, depth: Int) -> JSONValue {
+    private static func convert(_ value: UnsafeMutablePointer<json_t>, depth: Int, numbers: inout NumberTexts) -> JSONValue {
         switch value.pointee.type {
         case JSON_NULL: return .null
         case JSON_TRUE: return .bool(true)
         case JSON_FALSE: return .bool(false)
-        case JSON_INTEGER: return .integer(Int64(json_integer_value(value)))
-        case JSON_REAL: return .double(json_real_value(value))
+        case JSON_INTEGER: return numbers.next() ?? .integer(Int64(json_integer_value(value)))
+        case JSON_REAL: return numbers.next() ?? .double(json_real_value(value))
         case JSON_STRING: return .string(string(value))
         case JSON_ARRAY:
             let count = json_array_size(value)
@@ -100,7 +103,7 @@ enum JanssonJSON {
             elements.reserveCapacity(count)
             for index in 0..<count {
                 guard let element = json_array_get(value, index) else { continue }
-                elements.append(convert(element, depth: depth + 1))
+                elements.append(convert(element, depth: depth + 1, numbers: &numbers))
             }
             return .array(elements)
         case JSON_OBJECT:
@@ -112,7 +115,7 @@ enum JanssonJSON {
                     let key = keyPointer.withMemoryRebound(to: UInt8.self, capacity: length) {
                         String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
                     }
-                    members[key] = convert(member, depth: depth + 1)
+                    members[key] = convert(member, depth: depth + 1, numbers: &numbers)
                 }
                 iterator = json_object_iter_next(value, current)
             }

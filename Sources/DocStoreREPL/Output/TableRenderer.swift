@@ -113,7 +113,7 @@ struct TableRenderer {
             role = .null
         case .string(let s):
             text = s
-        case .integer, .double:
+        case .integer, .double, .exactNumber:
             text = JSONText().string(value)
             numeric = true
         case .bool(let b):

@@ -26,6 +26,17 @@ public final class Interruption: Sendable {
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
+    /// Unblocks the signals that end a process (hangup, terminate, quit,
+    /// interrupt). A parent may have blocked them (the mask is inherited across
+    /// exec, and threaded parents such as test runners block them), and then
+    /// closing the terminal or `kill` would leave the REPL running forever.
+    public static func unblockTerminationSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
     /// The error a command stops with after ctrl-C.
     public struct Interrupted: Error, CustomStringConvertible, Sendable {
         public var description: String

@@ -97,6 +97,17 @@ public final class REPLSession {
         return execute(text, firstLine: firstLine)
     }
 
+    /// Refuses a line that is not UTF-8, with the block it was part of: running
+    /// what is left of a command could do something else than was asked.
+    func reject(_ error: InvalidUTF8Line) {
+        lineNumber += 1
+        // At a prompt lines count from the command's first, as for parse errors.
+        let linesBefore = pending.isEmpty ? 0 : pending.split(separator: "\n", omittingEmptySubsequences: false).count
+        let line = options.interactive ? linesBefore + 1 : lineNumber
+        pending = ""
+        report("error at line \(line), \(error)")
+    }
+
     /// Drops an open block (ctrl-C).
     public func cancelInput() {
         pending = ""
@@ -202,7 +213,15 @@ public final class REPLSession {
     public func run(reader: LineReader) -> Int32 {
         while true {
             let prompt = isContinuing ? "     ...> " : "docstore> "
-            guard let line = reader.readLine(prompt: prompt) else {
+            let line: String?
+            do {
+                line = try reader.readLine(prompt: prompt)
+            } catch {
+                reject(error)
+                if !options.interactive { return 1 }
+                continue
+            }
+            guard let line else {
                 let result = finishInput()
                 return result == .failed && !options.interactive ? 1 : 0
             }

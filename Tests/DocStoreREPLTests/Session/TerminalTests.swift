@@ -20,15 +20,29 @@ final class TmuxScreen {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        // The test runner's threads block SIGTERM and SIGHUP, and the tmux
+        // server would inherit that: then `kill-server` (which is tmux
+        // signalling itself SIGTERM) does nothing and the server lives on.
+        try withSignalMask(unblocking: [SIGHUP, SIGTERM, SIGINT]) { try process.run() }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw CommandError("tmux new-session failed (is tmux installed? .ci/install-deps installs it)")
         }
+        // Known now, so that deinit can end them even if tmux won't.
+        let pids = (try? tmux(["display-message", "-p", "-t", session, "#{pid} #{pane_pid}"])) ?? ""
+        processes = pids.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
     }
 
+    /// The tmux server and the program in its pane.
+    private(set) var processes: [Int32] = []
+
+    /// Ends the server and the program in it, also when the test failed or
+    /// threw: `kill-server` hangs up the pane, and whatever survives that (a
+    /// program that blocks SIGHUP) is killed.
     deinit {
         _ = try? tmux(["kill-server"])
+        endProcesses(processes, within: 3)
+        try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
     }
 
     @discardableResult

@@ -163,7 +163,9 @@ extension CodingTests {
             #expect(value["nickname"] == nil)
             #expect(value["tags"] == ["a"])
             #expect(try DocumentCodec.decode(CodingPlayer.self, from: value) == player)
-            #expect(try DocumentCodec.encodeValue(UInt64.max) == .double(18446744073709551615.0))
+            // Exact: beyond Int64, the digits themselves (never the nearest Double).
+            #expect(try DocumentCodec.encodeValue(UInt64.max) == .exactNumber(try #require(JSONNumberLiteral("18446744073709551615"))))
+            #expect(try DocumentCodec.encodeValue(UInt64.max) != .double(18446744073709551615.0))
             #expect(try DocumentCodec.encodeValue(Int64.min) == .integer(.min))
         }
     }

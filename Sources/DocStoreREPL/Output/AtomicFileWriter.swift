@@ -1,0 +1,167 @@
+import Foundation
+
+/// Writes one file so that it is either wholly the new content or left as it
+/// was: the way every REPL command that writes a file (`.export`…) writes it.
+///
+/// The content goes to a uniquely named temporary file in the same folder,
+/// which is flushed and `fsync`ed and then renamed over the target
+/// (`rename(2)` replaces a file atomically on one file system). An existing
+/// file keeps its permissions. On any failure, and when the body throws (ctrl-C
+/// included), the temporary file is removed and the target is untouched.
+///
+/// It refuses a directory (or a symbolic link to one) and a path whose folder
+/// is missing: it only ever creates or replaces the one file it names.
+///
+///     try AtomicFileWriter.write(toPath: "backup.ndjson") { file in
+///         try file.write(Array("{}\n".utf8))
+///     }
+struct AtomicFileWriter: ~Copyable {
+    /// The file written (a symbolic link's target, when the path is a link to a file).
+    let path: String
+    private let temporaryPath: String
+    private let descriptor: Int32
+
+    /// Writes the file with what `body` writes, or leaves it as it was if
+    /// `body` or the writing throws.
+    static func write<R>(toPath path: String, _ body: (inout AtomicFileWriter) throws -> R) throws -> R {
+        var writer = try AtomicFileWriter(path: path)
+        let result: R
+        do {
+            result = try body(&writer)
+        } catch {
+            writer.discard()
+            throw error
+        }
+        try writer.commit()
+        return result
+    }
+
+    private init(path requested: String) throws {
+        let target = try Self.checkedTarget(requested)
+        let folder = (target.path as NSString).deletingLastPathComponent
+        let name = (target.path as NSString).lastPathComponent
+        // Hidden, named after the target, unique: never mistaken for the export
+        // itself, never colliding with another writer's.
+        let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).\(UUID().uuidString.prefix(8)).partial"
+        // O_EXCL: never open a file someone else made; 0666 as any new file
+        // (the umask applies), unless the old file's mode is restored below.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw CommandError("cannot write \(requested): \(Self.reason(errno)) (creating a temporary file in \(folder.isEmpty ? "the current folder" : folder)); nothing was written")
+        }
+        if let mode = target.existingMode, fchmod(descriptor, mode) != 0 {
+            let failure = errno
+            close(descriptor)
+            unlink(temporary)
+            throw CommandError("cannot write \(requested): \(Self.reason(failure)) (keeping its permissions); it was not changed")
+        }
+        self.path = target.path
+        self.temporaryPath = temporary
+        self.descriptor = descriptor
+    }
+
+    /// Appends bytes to the temporary file.
+    mutating func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = writeDescriptor(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(errno, while: "writing")
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Makes the new content durable, then puts it in place of the target.
+    private consuming func commit() throws {
+        if fsync(descriptor) != 0 {
+            let failure = failure(errno, while: "flushing")
+            discard()
+            throw failure
+        }
+        if close(descriptor) != 0 {
+            let failure = failure(errno, while: "closing")
+            unlink(temporaryPath)
+            throw failure
+        }
+        if rename(temporaryPath, path) != 0 {
+            let failure = failure(errno, while: "renaming the temporary file over")
+            unlink(temporaryPath)
+            throw failure
+        }
+        // The rename itself is durable once the folder is synced.
+        let folder = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// Removes the temporary file; the target stays as it was.
+    private consuming func discard() {
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+
+    private func failure(_ code: Int32, while doing: String) -> CommandError {
+        let unchanged = FileManager.default.fileExists(atPath: path) ? "it was not changed" : "it was not created"
+        if code == ENOSPC || code == EDQUOT {
+            return CommandError("disk full while writing \(path); \(unchanged): free some space and try again")
+        }
+        return CommandError("cannot write \(path): \(Self.reason(code)) (\(doing) it); \(unchanged)")
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code)).lowercased()
+    }
+
+    /// The file to write for `path`, and its mode if it exists: refuses
+    /// directories (and links to them), other special files, and missing folders.
+    private static func checkedTarget(_ path: String) throws -> (path: String, existingMode: mode_t?) {
+        guard !path.isEmpty else { throw CommandError("no file name given to write to") }
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            var target = path
+            if status.st_mode & S_IFMT == S_IFLNK {
+                // Writing through a link replaces the file it points to, as `>` in a shell does.
+                guard stat(path, &status) == 0, let resolved = realpath(path, nil) else {
+                    throw CommandError("cannot write \(path): it is a symbolic link to nothing (\(reason(errno)))")
+                }
+                target = String(cString: resolved)
+                free(resolved)
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                return (target, status.st_mode & 0o7777)
+            case S_IFDIR:
+                let kind = target == path ? "a directory" : "a symbolic link to a directory"
+                throw CommandError("cannot write \(path): it is \(kind), which is left as it is; name a file (such as \((path as NSString).appendingPathComponent("export.ndjson")))")
+            default:
+                throw CommandError("cannot write \(path): it is not a regular file (a device, a pipe or a socket), which is left as it is")
+            }
+        }
+        guard errno == ENOENT else {
+            throw CommandError("cannot write \(path): \(reason(errno))")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+                throw CommandError("cannot write \(path): the folder \(folder) does not exist (create it first)")
+            }
+            guard isDirectory.boolValue else {
+                throw CommandError("cannot write \(path): \(folder) is not a folder")
+            }
+        }
+        return (path, nil)
+    }
+}
+
+/// `write(2)`, under a name the writer's own `write` doesn't hide.
+private func writeDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}

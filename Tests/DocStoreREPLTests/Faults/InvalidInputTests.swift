@@ -1,0 +1,73 @@
+import DocStore
+import Foundation
+import Testing
+@testable import DocStoreREPL
+
+/// Input that is not UTF-8 is refused with where it is, never read as U+FFFD:
+/// a command run on guessed text would store or match something else.
+@Suite("Fault: invalid UTF-8 input")
+struct InvalidInputTests {
+    /// Input bytes: `text` with `invalid` spliced in at the `¤` sign.
+    func bytes(_ text: String, _ invalid: [UInt8]) -> Data {
+        var data = Data()
+        for part in text.split(separator: "¤", omittingEmptySubsequences: false).enumerated() {
+            if part.offset > 0 { data.append(contentsOf: invalid) }
+            data.append(contentsOf: part.element.utf8)
+        }
+        return data
+    }
+
+    @Test func pipedInputStopsAtTheLineWithTheColumn() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("s.sqlite").path
+        let input = bytes("notes.insert({\"id\": 1, \"text\": \"ok\"})\nnotes.insert({\"id\": 2, \"text\": \"é¤\"})\nnotes.insert({\"id\": 3})\n", [0xFF])
+        let result = try runProcess(try docstoreBinary(), [store], inputBytes: input)
+        #expect(result.status == 1)
+        // Column 34: the 33 characters before it include the "é".
+        #expect(result.stderr.contains("error at line 2, column 34: the input is not valid UTF-8 (byte 0xFF)"), "\(result.stderr)")
+        let check = try runProcess(try docstoreBinary(), [store, "--mode", "ndjson", "-c", "notes.keys()"])
+        #expect(check.stdout == "[1]\n", "\(check.stdout) \(check.stderr)")
+    }
+
+    @Test func theReaderFindsTheFirstInvalidByte() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        let text = bytes("fine\r\nabc¤def\ntruncated é ¤\nlast without newline", [0xC3]) + Data([0xE2, 0x82])
+        let written = text.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+        #expect(written == text.count)
+        close(descriptors[1])
+        defer { close(descriptors[0]) }
+        let reader = PlainLineReader(fileDescriptor: descriptors[0])
+        #expect(try reader.readLine(prompt: "") == "fine")
+        #expect(throws: InvalidUTF8Line(column: 4, byte: 0xC3)) { try reader.readLine(prompt: "") }
+        #expect(throws: InvalidUTF8Line(column: 13, byte: 0xC3)) { try reader.readLine(prompt: "") }
+        #expect(throws: InvalidUTF8Line(column: 21, byte: 0xE2)) { try reader.readLine(prompt: "") }
+        #expect(try reader.readLine(prompt: "") == nil)
+    }
+
+    @Test func anInteractiveSessionReportsAndGoesOn() throws {
+        let harness = try SessionHarness()
+        let reader = ScriptedLineReader([.success("teams.filter {"), .failure(InvalidUTF8Line(column: 7, byte: 0xFF)), .success("teams.count()")])
+        #expect(harness.session.run(reader: reader) == 0)
+        #expect(harness.errors.text.contains("error at line 2, column 7: the input is not valid UTF-8 (byte 0xFF)"), "\(harness.errors.text)")
+        // The open block was dropped with the bad line; the next command ran.
+        #expect(harness.output.text.contains("4\n"), "\(harness.output.text)")
+    }
+}
+
+/// Lines, or reading failures, in order.
+final class ScriptedLineReader: LineReader {
+    private var lines: [Result<String, InvalidUTF8Line>]
+
+    init(_ lines: [Result<String, InvalidUTF8Line>]) {
+        self.lines = lines
+    }
+
+    func readLine(prompt: String) throws(InvalidUTF8Line) -> String? {
+        guard !lines.isEmpty else { return nil }
+        return try lines.removeFirst().get()
+    }
+
+    func addHistory(_ line: String) {}
+}
