@@ -86,7 +86,7 @@ extension DocumentQuery {
         case .count:
             return .integer(Int64(selected.count))
         case .min, .max:
-            let present = values.compactMap { $0 }.filter { !$0.isNull }
+            let present = values.compactMap { $0?.asQueried }.filter { !$0.isNull }
             let isMin = if case .min = aggregate { true } else { false }
             let best = present.reduce(nil as JSONValue?) { best, value in
                 guard let best else { return value }

@@ -40,7 +40,10 @@ enum JSONOrder {
         case let (.string(a)?, .string(b)?):
             return compareBytes(a.queryText.utf8, b.queryText.utf8)
         case (.integer?, _), (.double?, _), (.exactNumber?, _):
-            return JSONNumber.compare(lhs!, rhs!) ?? .orderedSame
+            // SQLite's JSON functions read a number that neither Int64 nor Double
+            // holds exactly as its nearest double; queries here do the same, so the
+            // evaluator and the SQL compiler agree on every document.
+            return JSONNumber.compare(lhs!.asQueried, rhs!.asQueried) ?? .orderedSame
         case (.array?, _), (.object?, _):
             return compareBytes(DocumentCodec.serialize(lhs!), DocumentCodec.serialize(rhs!))
         default:
@@ -80,6 +83,15 @@ enum JSONOrder {
         default:
             return compareBytes(lhs.jsonValue.stringValue!.utf8, rhs.jsonValue.stringValue!.utf8)
         }
+    }
+}
+
+extension JSONValue {
+    /// The value as SQLite's JSON functions read it: an exact number beyond what
+    /// Int64 and Double hold becomes its nearest double.
+    var asQueried: JSONValue {
+        if case .exactNumber(let number) = self { return .double(number.doubleValue) }
+        return self
     }
 }
 

@@ -114,13 +114,15 @@ struct ConditionCompiler {
         if bytes.isEmpty { return isString + ")" }  // every string has the empty prefix, as in Swift
         var text = "CAST(" + field.value + " AS BLOB)"
         if caseInsensitive { text = CaseFolding.functionName + "(" + text + ")" }
+        // SQLite's substr() and instr() return NULL for an empty blob (the text of
+        // ""): coalesce keeps the test two-valued, so NOT can't turn it into NULL.
         switch match {
         case .hasPrefix:
-            return isString + " AND substr(" + text + ", 1, " + .bound(.integer(Int64(bytes.count))) + ") = " + .bound(.blob(bytes)) + ")"
+            return isString + " AND coalesce(substr(" + text + ", 1, " + .bound(.integer(Int64(bytes.count))) + ") = " + .bound(.blob(bytes)) + ", 0))"
         case .hasSuffix:
-            return isString + " AND substr(" + text + ", " + .bound(.integer(-Int64(bytes.count))) + ") = " + .bound(.blob(bytes)) + ")"
+            return isString + " AND coalesce(substr(" + text + ", " + .bound(.integer(-Int64(bytes.count))) + ") = " + .bound(.blob(bytes)) + ", 0))"
         case .contains:
-            return isString + " AND instr(" + text + ", " + .bound(.blob(bytes)) + ") > 0)"
+            return isString + " AND coalesce(instr(" + text + ", " + .bound(.blob(bytes)) + ") > 0, 0))"
         }
     }
 

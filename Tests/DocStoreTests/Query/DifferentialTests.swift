@@ -121,3 +121,21 @@ struct DifferentialTests {
         }
     }
 }
+
+/// Cases the random differential test found, kept as plain regressions.
+@Suite("Differential: found cases")
+struct DifferentialFoundCases {
+    /// SQLite's substr() of an empty blob is NULL: `!hasPrefix` on "" was NULL,
+    /// and the document vanished from the result.
+    @Test func negatedStringMatchesOnTheEmptyStringKeepTheDocument() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(["id": 1, "s": ""])
+        try docs.insert(["id": 2, "s": "A"])
+        for match in StringMatch.allCases {
+            let query = DocumentQuery(.not(.string(FieldPath("s"), match, "A", caseInsensitive: false)))
+            #expect(try docs.keys(query) == [.integer(1)], "\(match)")
+            #expect(query.run(on: [(.integer(1), ["id": 1, "s": ""]), (.integer(2), ["id": 2, "s": "A"])]).map(\.key) == [.integer(1)])
+        }
+    }
+}

@@ -17,6 +17,11 @@ struct RandomQueries {
     ]
     static let integers: [Int64] = [-2, -1, 0, 1, 2, 3, 5, 10, 9_007_199_254_740_993, Int64.max, Int64.min]
     static let doubles: [Double] = [-1.5, 0.0, 0.5, 1.0, 2.0, 2.5, 3.0, 1e20, 9_007_199_254_740_992.0, 0.1, -0.0, 1e-7]
+    /// Numbers that neither Int64 nor Double holds exactly (next to ones they do).
+    static let exactNumbers: [JSONValue] = [
+        "18446744073709551615", "9223372036854775808", "-9223372036854775809", "100000000000000000000",
+        "123456789012345678901234567890", "0.1000000000000000055511151231257827", "2.50000000000000000001",
+    ].compactMap { JSONNumberLiteral($0).map(JSONValue.exactNumber) }
 
     mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
     mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
@@ -27,7 +32,8 @@ struct RandomQueries {
         case 0: return .null
         case 1: return .bool(chance(50))
         case 2, 3: return .integer(pick(Self.integers))
-        case 4, 5: return .double(pick(Self.doubles))
+        case 4: return .double(pick(Self.doubles))
+        case 5: return chance(50) ? .double(pick(Self.doubles)) : pick(Self.exactNumbers)
         default: return .string(pick(Self.strings))
         }
     }

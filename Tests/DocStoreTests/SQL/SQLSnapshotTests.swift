@@ -54,8 +54,8 @@ struct SQLSnapshotTests {
         ])))
         let lastName = Self.rank("$.\"lastName\"")
         #expect(compiled.sql == """
-            SELECT key, body FROM "players" WHERE ((\(lastName) = 3 AND substr(CAST(json_extract(body, '$."lastName"') AS BLOB), 1, ?) = ?) \
-            OR (\(lastName) = 3 AND instr(docstore_fold(CAST(json_extract(body, '$."lastName"') AS BLOB)), ?) > 0)) ORDER BY key
+            SELECT key, body FROM "players" WHERE ((\(lastName) = 3 AND coalesce(substr(CAST(json_extract(body, '$."lastName"') AS BLOB), 1, ?) = ?, 0)) \
+            OR (\(lastName) = 3 AND coalesce(instr(docstore_fold(CAST(json_extract(body, '$."lastName"') AS BLOB)), ?) > 0, 0))) ORDER BY key
             """)
         #expect(compiled.bindings == [.integer(3), .blob(Array("Ped".utf8)), .blob(Array("école".utf8))])
         #expect(!compiled.sql.contains("LIKE"))
