@@ -9,10 +9,7 @@ extension DocumentCollection {
             try store.writeAccess { db in
                 let compiled = try queryCompiler(in: db).delete(query)
                 guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
-                let statement = try RawStatement(db, sql: compiled.sql, cached: false)
-                defer { statement.finish() }
-                statement.bind(compiled.bindings)
-                try statement.step()
+                try run(compiled, in: db)
                 return db.changesCount
             }
         }
@@ -78,11 +75,21 @@ extension DocumentCollection {
         }
     }
 
-    /// Steps a compiled statement to the end, calling `row` for each row.
-    func run(_ compiled: SQLFragment, in db: Database, _ row: (RawStatement) throws -> Void = { _ in }) throws {
-        let statement = try RawStatement(db, sql: compiled.sql, cached: false)
+    /// Steps a compiled statement of this collection to the end, calling `row` for
+    /// each row: every query, aggregate, update and delete by query runs here, so
+    /// a failure caused by damaged documents is named here, once (see
+    /// ``diagnosingDamage(in:_:)``).
+    ///
+    /// - Parameter cached: Take the statement from GRDB's cache (for statements run
+    ///   again and again), or prepare it for this use only (for a streaming read
+    ///   whose `row` may run the same statement).
+    func run(_ compiled: SQLFragment, in db: Database, cached: Bool = false,
+             _ row: (RawStatement) throws -> Void = { _ in }) throws {
+        let statement = try RawStatement(db, sql: compiled.sql, cached: cached)
         defer { statement.finish() }
         statement.bind(compiled.bindings)
-        while try statement.step() { try row(statement) }
+        try diagnosingDamage(in: db) {
+            while try statement.step() { try row(statement) }
+        }
     }
 }
