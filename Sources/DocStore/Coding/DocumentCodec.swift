@@ -99,7 +99,7 @@ enum DocumentCodec {
     }
 
     /// Parses any JSON text into a `JSONValue` (objects keep key order; with
-    /// duplicate keys, the last wins). Integers that fit `Int64` become
+    /// duplicate keys, the first wins, as in SQLite's JSON functions). Integers that fit `Int64` become
     /// `.integer`, other numbers `.double`.
     ///
     /// - Throws: `invalidJSON(line:column:)` (1-based; the column counts Unicode

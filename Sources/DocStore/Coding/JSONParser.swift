@@ -8,7 +8,7 @@
 struct JSONParser {
     /// Deeper documents are rejected with an error rather than risking the stack
     /// of the recursive consumers (decoding, `JSONValue` building).
-    static let maximumDepth = 512
+    static let maximumDepth = DocumentStore.maximumNestingDepth
 
     /// Where and why parsing failed; converted to line/column by `DocumentCodec`.
     struct SyntaxError: Error {
@@ -21,6 +21,10 @@ struct JSONParser {
     private var entries: [TapeEntry] = []
     /// Tape indices of the open containers, innermost last.
     private var open: [Int] = []
+    /// For each open container, a 64-bit Bloom filter of its member names so far:
+    /// duplicate names are looked for (by comparing names) only when a new name's
+    /// bit is already set, which keeps ordinary objects on the fast path.
+    private var memberNameFilters: [UInt64] = []
     /// Set when a container was just opened: its first member comes next.
     private var justOpened = false
 
@@ -69,6 +73,7 @@ struct JSONParser {
             }
             let isObject = byte == UInt8(ascii: "{")
             open.append(entries.count)
+            memberNameFilters.append(0)
             entries.append(TapeEntry(kind: isObject ? .object : .array, hasEscapes: false,
                                      start: UInt32(position), end: 0, count: 0))
             position += 1
@@ -143,6 +148,7 @@ struct JSONParser {
         }
         if let containerIndex = open.last { entries[containerIndex].count += 1 }
         try parseString()
+        noteMemberName()
         skipWhitespace()
         guard position < input.count, input[position] == UInt8(ascii: ":") else {
             throw SyntaxError(offset: position,
@@ -155,7 +161,43 @@ struct JSONParser {
 
     private mutating func closeContainer() {
         guard let containerIndex = open.popLast() else { return }
+        memberNameFilters.removeLast()
         entries[containerIndex].end = UInt32(entries.count)
+    }
+
+    /// Records the member name just parsed (the last entry) in its object's
+    /// filter; on a possible repeat, compares it with the object's earlier names
+    /// and marks the object when one is the same.
+    private mutating func noteMemberName() {
+        guard let containerIndex = open.last, let last = memberNameFilters.indices.last else { return }
+        let nameIndex = entries.count - 1
+        let name = entries[nameIndex]
+        let length = Int(name.end &- name.start)
+        var hash = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+        if length > 0 {
+            hash ^= UInt64(input[Int(name.start)]) &* 0xC2B2_AE3D_27D4_EB4F
+            hash ^= UInt64(input[Int(name.end) - 1]) &* 0x1656_67B1_9E37_79F9
+        }
+        // A name written with escapes may equal one written without: its raw bytes
+        // say nothing, so it fills the filter, and every name is then compared.
+        let bit: UInt64 = name.hasEscapes ? ~0 : 1 << (hash >> 58)
+        defer { memberNameFilters[last] |= bit }
+        guard memberNameFilters[last] & bit != 0, !entries[containerIndex].hasDuplicateKeys else { return }
+        if isRepeatedName(at: nameIndex, inObjectAt: containerIndex) {
+            entries[containerIndex].hasDuplicateKeys = true
+        }
+    }
+
+    /// Whether an earlier member of the object has the name at `nameIndex`.
+    private func isRepeatedName(at nameIndex: Int, inObjectAt objectIndex: Int) -> Bool {
+        let tape = JSONTape(input: input, entries: entries)
+        var index = objectIndex + 1
+        while index < nameIndex {
+            if tape.sameKey(entries[index], entries[nameIndex]) { return true }
+            // Earlier members are complete: their containers' ends are set.
+            index = tape.next(after: index + 1)
+        }
+        return false
     }
 
     private mutating func skipWhitespace() {

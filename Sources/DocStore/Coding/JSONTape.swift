@@ -23,6 +23,10 @@ struct TapeEntry {
     var end: UInt32
     /// Containers: the number of elements, or of members for objects.
     var count: UInt32
+    /// Objects: whether two members have the same name (`{"a": 1, "a": 2}`, which
+    /// only another tool writes). Decoding then reads the first of them, as
+    /// SQLite's JSON functions do, so a query and a read see the same member.
+    var hasDuplicateKeys = false
 
     var isContainer: Bool { kind == .array || kind == .object }
 }
@@ -38,6 +42,18 @@ struct JSONTape {
     let entries: [TapeEntry]
 
     var absentIndex: Int { entries.count - 1 }
+
+    /// Whether some object of the document has two members with the same name.
+    var hasDuplicateKeys: Bool { entries.contains { $0.hasDuplicateKeys } }
+
+    /// Whether two key entries name the same member (escapes resolved).
+    func sameKey(_ a: TapeEntry, _ b: TapeEntry) -> Bool {
+        if !a.hasEscapes && !b.hasEscapes {
+            return string(a, equals: text(of: b))
+        }
+        let unescaped = b.hasEscapes ? JSONTape.unescape(text(of: b)) : Array(text(of: b))
+        return unescaped.withUnsafeBufferPointer { string(a, equals: $0) }
+    }
 
     /// The index just past the value at `index` (and its subtree).
     func next(after index: Int) -> Int {
