@@ -111,6 +111,15 @@ enum DocumentCodec {
         return tape.value(at: 0)
     }
 
+    /// Validates JSON text as a stored document, as every read would parse it
+    /// (RFC 8259, UTF-8, nesting within ``DocumentStore/maximumNestingDepth``).
+    /// Returns whether some object repeats a member name.
+    ///
+    /// - Throws: `invalidJSON(line:column:)` with the reason.
+    static func validate(_ bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> Bool {
+        try parseTape(bytes.assumingMemoryBound(to: UInt8.self)).hasDuplicateKeys
+    }
+
     /// Parses JSON text bytes into a `JSONValue`.
     static func parse(_ bytes: [UInt8]) throws(DocumentCodingError) -> JSONValue {
         try withBytes(bytes) { (raw) throws(DocumentCodingError) -> JSONValue in try parse(raw) }
