@@ -36,8 +36,9 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
+        if isHealthy { return "no damaged documents in \(collection) (\(Self.plural(documentCount, "document")) checked)" }
         var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, "
-            + (isHealthy ? "all readable" : "\(damaged.count) damaged, \(duplicateMembers.count) with duplicate member names")]
+            + "\(damaged.count) damaged, \(duplicateMembers.count) with duplicate member names"]
         lines += damaged.map { "  • \($0)" }
         if !duplicateMembers.isEmpty {
             let keys = duplicateMembers.prefix(10).map(\.description).joined(separator: ", ") + (duplicateMembers.count > 10 ? ", …" : "")
