@@ -139,6 +139,23 @@ enum DocumentCodec {
         return writer.out.array
     }
 
+    /// Serializes a document compactly, or returns nil when it nests deeper than
+    /// ``DocumentStore/maximumNestingDepth`` (checked while writing, so a value
+    /// built in code, however deep, never recurses past the limit).
+    static func serializeDocument(_ value: JSONValue) -> [UInt8]? {
+        var writer = JSONValueWriter(options: [], depthLimit: DocumentStore.maximumNestingDepth)
+        writer.write(value)
+        return writer.exceededDepthLimit ? nil : writer.out.array
+    }
+
+    /// Whether `value` nests arrays and objects more than `levels` deep (a scalar
+    /// nests 0 levels). Bounded: never descends past `levels`.
+    static func nests(_ value: JSONValue, deeperThan levels: Int) -> Bool {
+        var writer = JSONValueWriter(options: [], depthLimit: max(0, levels))
+        writer.write(value)
+        return writer.exceededDepthLimit
+    }
+
     /// `Array.withUnsafeBytes` is `rethrows` (untyped); this keeps the error type.
     private static func withBytes<R>(
         _ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(DocumentCodingError) -> R

@@ -29,10 +29,18 @@ extension DocumentCollection {
     ///   document); ``DocStoreError/uniqueConstraint(collection:fields:key:)`` naming
     ///   the first document whose change breaks a unique index;
     ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` for overlapping
-    ///   fields, the `id` of a keyed collection, or paths SQLite can't write.
+    ///   fields, the `id` of a keyed collection, or paths SQLite can't write;
+    ///   ``DocStoreError/nestingTooDeep(collection:key:limit:)`` when a `set` would
+    ///   nest the document deeper than ``DocumentStore/maximumNestingDepth``.
     @discardableResult
     public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) throws -> Int {
         if updates.isEmpty { return 0 }
+        // A value set at `a.b` sits inside the document and `a`: its own nesting
+        // gets what the path leaves of the limit.
+        for case .set(let path, let value) in updates
+        where DocumentCodec.nests(value, deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
+            throw DocStoreError.nestingTooDeep(collection: name, key: nil, limit: DocumentStore.maximumNestingDepth)
+        }
         if keyOf != nil, let id = updates.first(where: { $0.path.components.first == .key("id") }) {
             throw DocStoreError.invalidQuery(collection: name, field: id.path.description,
                                              reason: "the id is the document's key, which an update never changes")
