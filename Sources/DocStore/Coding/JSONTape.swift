@@ -15,6 +15,11 @@ struct TapeEntry {
     var kind: Kind
     /// For strings: whether the text contains backslash escapes.
     var hasEscapes: Bool
+    /// Objects: whether two members have the same name (`{"a": 1, "a": 2}`, which
+    /// only another tool writes). Decoding then reads the first of them, as
+    /// SQLite's JSON functions do, so a query and a read see the same member.
+    /// (Declared beside the other flag: the entry stays 16 bytes.)
+    var hasDuplicateKeys = false
     /// Byte offset in the input: first byte of a number, first byte after a
     /// string's opening quote, the `[` / `{` of a container.
     var start: UInt32
@@ -23,10 +28,6 @@ struct TapeEntry {
     var end: UInt32
     /// Containers: the number of elements, or of members for objects.
     var count: UInt32
-    /// Objects: whether two members have the same name (`{"a": 1, "a": 2}`, which
-    /// only another tool writes). Decoding then reads the first of them, as
-    /// SQLite's JSON functions do, so a query and a read see the same member.
-    var hasDuplicateKeys = false
 
     var isContainer: Bool { kind == .array || kind == .object }
 }

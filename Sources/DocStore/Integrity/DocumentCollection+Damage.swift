@@ -22,15 +22,31 @@ extension DocumentCollection {
         }
     }
 
-    /// The damaged-documents error for this collection, or nil when every body is
-    /// valid JSON to SQLite (the malformed JSON then came from elsewhere).
+    /// The damaged-documents error for this collection or, when all its bodies
+    /// are valid JSON to SQLite, for the first other collection with damaged
+    /// documents (a subquery reads it); nil when there is none (the malformed
+    /// JSON then came from elsewhere, and the caller rethrows SQLite's error).
     private func damageError(in db: Database) throws -> DocStoreError? {
-        guard let info = try store.knownCollection(named: name, in: db) else { return nil }
-        let statement = try RawStatement(db, sql: IntegritySQL.invalidBodyKeys(collection: name), cached: false)
+        var collections = try Catalog.collections(in: db)
+        if let own = collections.firstIndex(where: { $0.name == name }) {
+            collections.insert(collections.remove(at: own), at: 0)
+        }
+        for info in collections {
+            // A collection that can't be scanned (its table is missing) can't be
+            // the one that stopped the query.
+            let keys = (try? invalidBodyKeys(of: info, in: db)) ?? []
+            if !keys.isEmpty { return .damagedDocuments(collection: info.name, keys: keys) }
+        }
+        return nil
+    }
+
+    /// The first keys of `info`'s documents that SQLite's JSON functions can't read.
+    private func invalidBodyKeys(of info: CollectionInfo, in db: Database) throws -> [DocumentKey] {
+        let statement = try RawStatement(db, sql: IntegritySQL.invalidBodyKeys(collection: info.name), cached: false)
         defer { statement.finish() }
         statement.bind(Int64(Self.damagedKeysReported), at: 1)
         var keys: [DocumentKey] = []
         while try statement.step() { keys.append(statement.key(at: 0, kind: info.keyKind)) }
-        return keys.isEmpty ? nil : .damagedDocuments(collection: name, keys: keys)
+        return keys
     }
 }

@@ -73,6 +73,14 @@ struct DamagedQueryTests {
         #expect(try teams.indexes().isEmpty)
     }
 
+    @Test func aSubqueryIntoADamagedCollectionNamesThatCollection() throws {
+        let store = try storeWithDamagedTeams()
+        let players = store.collection(named: "players")
+        try players.insert(["id": 34, "teamId": 1])
+        let inBoston = Condition.isInSubquery(FieldPath("teamId"), Subquery(collection: "teams", condition: .compare(FieldPath("city"), .equal, "Boston")))
+        expectDamagedTeams(try #require(throws: DocStoreError.self) { try players.keys(DocumentQuery(inBoston)) })
+    }
+
     @Test func theErrorNamesTheFirstFiveHundredKeys() throws {
         let store = try DocumentStore.inMemory()
         let notes = store.collection(named: "notes")
