@@ -61,10 +61,14 @@ public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
     public var catalogProblems: [CatalogProblem]
     /// Each collection whose table exists, by name.
     public var collections: [CollectionCheck]
+    /// Values of the key/value area (``DocumentStore/values``) that can't be
+    /// read, keyed by their string key. `repair` leaves them: remove or set them
+    /// again with ``KeyValueArea``.
+    public var damagedValues: [DamagedDocument] = []
 
-    /// Whether the file, the catalog and every document are sound.
+    /// Whether the file, the catalog, every document and every value are sound.
     public var isHealthy: Bool {
-        integrityCheck == ["ok"] && catalogProblems.isEmpty && collections.allSatisfy(\.isHealthy)
+        integrityCheck == ["ok"] && catalogProblems.isEmpty && collections.allSatisfy(\.isHealthy) && damagedValues.isEmpty
     }
 
     public var description: String {
@@ -73,6 +77,10 @@ public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
                                              : "catalog: \(CollectionCheck.plural(catalogProblems.count, "problem"))")
         lines += catalogProblems.map { "  • \($0)" }
         lines += collections.map(\.description)
+        if !damagedValues.isEmpty {
+            lines.append("key/value area: \(CollectionCheck.plural(damagedValues.count, "damaged value")) (set or remove them again)")
+            lines += damagedValues.map { "  • value \($0.key): \($0.reason)" }
+        }
         let toRepair = collections.filter { !$0.damaged.isEmpty }
         lines.append(toRepair.isEmpty ? "nothing for .repair to do"
                                       : "to repair: " + toRepair.map { ".repair \($0.collection)" }.joined(separator: ", "))

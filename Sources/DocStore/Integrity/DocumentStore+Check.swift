@@ -21,7 +21,8 @@ extension DocumentStore {
                     let collections = try Catalog.collections(in: db).filter { !missing.contains($0.name) }
                     return StoreCheck(integrityCheck: try Catalog.integrityCheck(in: db),
                                       catalogProblems: catalogProblems,
-                                      collections: try collections.map { try checkDocuments(of: $0, in: db) })
+                                      collections: try collections.map { try checkDocuments(of: $0, in: db) },
+                                      damagedValues: try damagedValues(in: db))
                 }
             }
         }
@@ -66,6 +67,21 @@ extension DocumentStore {
             }
         }
         return report
+    }
+
+    /// The entries of the key/value area whose JSON can't be read.
+    private func damagedValues(in db: Database) throws -> [DamagedDocument] {
+        let statement = try RawStatement(db, sql: IntegritySQL.valueRows, cached: false)
+        defer { statement.finish() }
+        var damaged: [DamagedDocument] = []
+        while try statement.step() {
+            do {
+                _ = try DocumentCodec.validate(statement.bytes(at: 1))
+            } catch {
+                damaged.append(DamagedDocument(key: .string(statement.string(at: 0)), reason: "not valid JSON: \(error.description)"))
+            }
+        }
+        return damaged
     }
 
     /// Reads every row of a collection's table in key order and validates it.

@@ -19,6 +19,9 @@ enum IntegritySQL {
         "DELETE FROM \(quoteIdentifier(collection)) WHERE key = ?"
     }
 
+    /// Every entry of the key/value area (``KeyValueArea``), keys as text.
+    static let valueRows = "SELECT CAST(key AS TEXT), body FROM \(Catalog.valuesTable) ORDER BY key"
+
     /// SQLite's own check of the whole file: one row "ok", or one row per problem.
     static let integrityCheck = "PRAGMA integrity_check"
 }

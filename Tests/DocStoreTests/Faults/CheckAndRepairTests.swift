@@ -76,6 +76,20 @@ struct CheckAndRepairTests {
         #expect(!report.isHealthy)
     }
 
+    @Test func checkOfTheStoreValidatesTheKeyValueArea() throws {
+        let store = try DocumentStore.inMemory()
+        try store.values.set(["theme": "dark"], forKey: "settings")
+        try store.values.set(3, forKey: "counter")
+        #expect(try store.check().isHealthy)
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "UPDATE docstore_values SET body = '{\"theme\": ' WHERE key = 'settings'")
+        }
+        let report = try store.check()
+        #expect(report.damagedValues.map(\.key) == [.string("settings")])
+        #expect(!report.isHealthy)
+        #expect("\(report)".contains("value \"settings\": not valid JSON"))
+    }
+
     @Test func repairMovesDamagedDocumentsTextUnchangedAndTheRestWorksAgain() throws {
         let store = try storeWithDamagedTeams()
         let teams = store.collection(Team.self)
