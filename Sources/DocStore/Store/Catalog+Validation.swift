@@ -16,7 +16,8 @@ public struct CatalogProblem: Sendable, Hashable, CustomStringConvertible {
 extension Catalog {
     /// Checks the catalog against the tables and indexes SQLite holds: every
     /// collection has its table and a known key kind; every index recorded for
-    /// an existing collection exists on its table; no `docstore_ix_*` index exists
+    /// an existing collection exists on its table, unique exactly when recorded
+    /// so; no `docstore_ix_*` index exists
     /// that the catalog does not record. Reads names as text whatever their
     /// storage class, so a damaged row is reported, not trapped on.
     static func validationProblems(in db: Database) throws -> [CatalogProblem] {
@@ -46,6 +47,16 @@ extension Catalog {
             let collection: String = row[1] ?? ""
             problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
                                            problem: "recorded on collection \(DocumentKey.quoted(collection)), but SQLite has no such index on its table; drop the index and create it again"))
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT CAST(i.name AS TEXT), CAST(i.is_unique AS TEXT) FROM \(indexesTable) i
+            JOIN sqlite_master m ON m.type = 'index' AND m.name = i.name AND m.tbl_name = i.collection
+            WHERE (m.sql LIKE 'CREATE UNIQUE INDEX%') != (i.is_unique IS 1)
+            ORDER BY 1
+            """) {
+            let recorded: String = row[1] ?? "NULL"
+            problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
+                                           problem: "recorded with is_unique = \(recorded), but SQLite's index \(recorded == "1" ? "is not" : "is") unique; drop the index and create it again"))
         }
         for row in try Row.fetchAll(db, sql: """
             SELECT m.name, m.tbl_name FROM sqlite_master m

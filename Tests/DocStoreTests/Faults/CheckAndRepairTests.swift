@@ -55,9 +55,11 @@ struct CheckAndRepairTests {
 
         try store.collection(named: "players").insert(["id": 1, "name": "Ortiz"])
         try store.collection(named: "players").createIndex(on: FieldPath("name"))
+        try store.collection(named: "players").createIndex(on: FieldPath("team"))
         try store.collection(named: "games").insert(["id": 1])
         try store.databaseWriter.write { db in
             try db.execute(sql: "DROP INDEX docstore_ix_1")                              // recorded, missing
+            try db.execute(sql: "UPDATE docstore_indexes SET is_unique = 1 WHERE name = 'docstore_ix_2'")
             try db.execute(sql: "CREATE INDEX docstore_ix_9 ON teams (key)")             // not recorded
             try db.execute(sql: "DROP TABLE games")                                      // catalog row without table
             try db.execute(sql: "INSERT INTO docstore_collections (name, key_kind) VALUES ('odd', X'00')")
@@ -68,6 +70,7 @@ struct CheckAndRepairTests {
         let problems = report.catalogProblems.map { "\($0.table) \($0.name)" }
         #expect(problems.contains("docstore_indexes docstore_ix_1"))
         #expect(problems.contains("sqlite_master docstore_ix_9"))
+        #expect(problems.contains("docstore_indexes docstore_ix_2"), "recorded unique, but not")
         #expect(problems.contains("docstore_collections games"))
         #expect(problems.contains("docstore_collections odd"))
         #expect(report.collections.map(\.collection) == ["players", "teams"])
