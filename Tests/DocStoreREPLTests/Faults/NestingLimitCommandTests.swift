@@ -60,6 +60,23 @@ struct NestingLimitCommandTests {
         #expect(try store.collections().map(\.name).filter { $0.hasPrefix("deep") }.isEmpty, "nothing was imported")
     }
 
+    @Test func skipBadSkipsTheTooDeepLineAndImportsTheRest() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore.inMemory()
+        let path = directory.appendingPathComponent("mixed.ndjson").path
+        let lines = [document(id: 1, levels: 512), document(id: 2, levels: 513), document(id: 3, levels: 2)]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        var options = ImportOptions()
+        options.skipBad = true
+        let report = try Importer(store: store, collection: "mixed", options: options).importFile(atPath: path)
+        #expect(report.imported == 2)
+        #expect(report.skipped == 1)
+        #expect(report.summary.contains("line 2"), "\(report.summary)")
+        #expect(report.summary.contains("deeper than 512 levels"))
+        #expect(try store.collection(named: "mixed").keys() == [.integer(1), .integer(3)])
+    }
+
     @Test func theScanSkipsBracketsInStringsAndCountsCharacters() {
         let text = #"{"s": "[[[{{{\"[", "é": "#
         let deep = text + String(repeating: "[", count: 512) + String(repeating: "]", count: 512) + "}"

@@ -28,6 +28,18 @@ struct NestingLimitTests {
         }
     }
 
+    /// Encodes its value through `superEncoder(forKey:)`, whose text the encoder
+    /// splices into the enclosing object afterwards.
+    struct ThroughSuperEncoder: Codable, Identifiable, Equatable {
+        var id: Int
+        var value: JSONValue
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try value.encode(to: container.superEncoder(forKey: .value))
+        }
+    }
+
     let limit = DocumentStore.maximumNestingDepth
 
     func expectTooDeep(_ error: DocStoreError, collection: String, key: DocumentKey?,
@@ -56,6 +68,17 @@ struct NestingLimitTests {
         #expect(throws: DocStoreError.self) { try deeps.insert(contentsOf: [Deep(id: 3, value: 1), Deep(id: 4, value: nestedArrays(limit))]) }
         #expect(try deeps.keys() == [.integer(1)], "nothing written")
         #expect(try deeps.get(1) == atLimit)
+    }
+
+    @Test func aSuperEncoderCountsTheContainersAroundIt() throws {
+        let store = try DocumentStore.inMemory()
+        let values = store.collection(ThroughSuperEncoder.self)
+        let atLimit = ThroughSuperEncoder(id: 1, value: nestedArrays(limit - 1))
+        try values.insert(atLimit)
+        #expect(try values.get(1) == atLimit)
+        let error = try #require(throws: DocStoreError.self) { try values.insert(ThroughSuperEncoder(id: 2, value: nestedArrays(limit))) }
+        expectTooDeep(error, collection: "throughSuperEncoders", key: .integer(2))
+        #expect(try values.keys() == [.integer(1)])
     }
 
     @Test func aRecursiveModelStopsAtTheLimit() throws {
