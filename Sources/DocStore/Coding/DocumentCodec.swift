@@ -99,9 +99,9 @@ enum DocumentCodec {
     }
 
     /// Parses any JSON text into a `JSONValue` (objects keep key order; with
-    /// duplicate keys, the last wins). Integers that fit `Int64` become
-    /// `.integer`, numbers a `Double` holds exactly `.double`, and others
-    /// `.exactNumber`, digit for digit.
+    /// duplicate keys, the first wins, as in SQLite's JSON functions). Integers
+    /// that fit `Int64` become `.integer`, numbers a `Double` holds exactly
+    /// `.double`, and others `.exactNumber`, digit for digit.
     ///
     /// - Throws: `invalidJSON(line:column:)` (1-based; the column counts Unicode
     ///   scalars) for anything RFC 8259 rejects: trailing commas, comments,
@@ -110,6 +110,15 @@ enum DocumentCodec {
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> JSONValue {
         let tape = try parseTape(bytes.assumingMemoryBound(to: UInt8.self))
         return tape.value(at: 0)
+    }
+
+    /// Validates JSON text as a stored document, as every read would parse it
+    /// (RFC 8259, UTF-8, nesting within ``DocumentStore/maximumNestingDepth``).
+    /// Returns whether some object repeats a member name.
+    ///
+    /// - Throws: `invalidJSON(line:column:)` with the reason.
+    static func validate(_ bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> Bool {
+        try parseTape(bytes.assumingMemoryBound(to: UInt8.self)).hasDuplicateKeys
     }
 
     /// Parses JSON text bytes into a `JSONValue`.
@@ -129,6 +138,23 @@ enum DocumentCodec {
         var writer = JSONValueWriter(options: options)
         writer.write(value)
         return writer.out.array
+    }
+
+    /// Serializes a document compactly, or returns nil when it nests deeper than
+    /// ``DocumentStore/maximumNestingDepth`` (checked while writing, so a value
+    /// built in code, however deep, never recurses past the limit).
+    static func serializeDocument(_ value: JSONValue) -> [UInt8]? {
+        var writer = JSONValueWriter(options: [], depthLimit: DocumentStore.maximumNestingDepth)
+        writer.write(value)
+        return writer.exceededDepthLimit ? nil : writer.out.array
+    }
+
+    /// Whether `value` nests arrays and objects more than `levels` deep (a scalar
+    /// nests 0 levels). Bounded: never descends past `levels`.
+    static func nests(_ value: JSONValue, deeperThan levels: Int) -> Bool {
+        var writer = JSONValueWriter(options: [], depthLimit: max(0, levels))
+        writer.write(value)
+        return writer.exceededDepthLimit
     }
 
     /// `Array.withUnsafeBytes` is `rethrows` (untyped); this keeps the error type.

@@ -21,6 +21,9 @@ struct DocumentCodingError: Error, CustomStringConvertible, Sendable, Equatable 
         /// The Swift value has no JSON representation (NaN, infinity, a date
         /// outside 0001...9999, containers written out of order).
         case unsupportedValue
+        /// The value nests arrays and objects deeper than
+        /// ``DocumentStore/maximumNestingDepth``.
+        case nestingTooDeep
     }
 
     var kind: Kind

@@ -8,7 +8,7 @@
 struct JSONParser {
     /// Deeper documents are rejected with an error rather than risking the stack
     /// of the recursive consumers (decoding, `JSONValue` building).
-    static let maximumDepth = 512
+    static let maximumDepth = DocumentStore.maximumNestingDepth
 
     /// Where and why parsing failed; converted to line/column by `DocumentCodec`.
     struct SyntaxError: Error {
@@ -21,6 +21,12 @@ struct JSONParser {
     private var entries: [TapeEntry] = []
     /// Tape indices of the open containers, innermost last.
     private var open: [Int] = []
+    /// For each nesting level, a 64-bit Bloom filter of the member names seen so
+    /// far in the object open at that level: names are compared (to find
+    /// duplicates) only when a new name's bit is already set, which keeps
+    /// ordinary objects on the fast path. Indexed by level and never shrunk, so
+    /// closing a container costs nothing.
+    private var memberNameFilters: [UInt64] = []
     /// Set when a container was just opened: its first member comes next.
     private var justOpened = false
 
@@ -69,6 +75,11 @@ struct JSONParser {
             }
             let isObject = byte == UInt8(ascii: "{")
             open.append(entries.count)
+            if open.count <= memberNameFilters.count {
+                memberNameFilters[open.count - 1] = 0
+            } else {
+                memberNameFilters.append(0)
+            }
             entries.append(TapeEntry(kind: isObject ? .object : .array, hasEscapes: false,
                                      start: UInt32(position), end: 0, count: 0))
             position += 1
@@ -143,6 +154,7 @@ struct JSONParser {
         }
         if let containerIndex = open.last { entries[containerIndex].count += 1 }
         try parseString()
+        noteMemberName()
         skipWhitespace()
         guard position < input.count, input[position] == UInt8(ascii: ":") else {
             throw SyntaxError(offset: position,
@@ -156,6 +168,52 @@ struct JSONParser {
     private mutating func closeContainer() {
         guard let containerIndex = open.popLast() else { return }
         entries[containerIndex].end = UInt32(entries.count)
+    }
+
+    /// Records the member name just parsed (the last entry) in its object's
+    /// filter; on a possible repeat, compares it with the object's earlier names
+    /// and marks the object when one is the same.
+    @inline(__always)
+    private mutating func noteMemberName() {
+        let level = open.count - 1
+        guard level >= 0, level < memberNameFilters.count else { return }
+        let nameIndex = entries.count - 1
+        let name = entries[nameIndex]
+        let bit: UInt64
+        if name.hasEscapes {
+            // A name written with escapes may equal one written without: its raw
+            // bytes say nothing, so it fills the filter and every name is compared.
+            bit = ~0
+        } else {
+            let length = Int(name.end &- name.start)
+            var hash = UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15
+            if length > 0 {
+                hash ^= (UInt64(input[Int(name.start)]) | UInt64(input[Int(name.end) - 1]) << 8) &* 0xC2B2_AE3D_27D4_EB4F
+            }
+            bit = 1 << (hash >> 58)
+        }
+        let filter = memberNameFilters[level]
+        memberNameFilters[level] = filter | bit
+        if filter & bit != 0 { markIfRepeated(nameIndex, inObjectAt: open[level]) }
+    }
+
+    /// Marks the object when an earlier member has the name at `nameIndex`.
+    private mutating func markIfRepeated(_ nameIndex: Int, inObjectAt objectIndex: Int) {
+        if !entries[objectIndex].hasDuplicateKeys, isRepeatedName(at: nameIndex, inObjectAt: objectIndex) {
+            entries[objectIndex].hasDuplicateKeys = true
+        }
+    }
+
+    /// Whether an earlier member of the object has the name at `nameIndex`.
+    private func isRepeatedName(at nameIndex: Int, inObjectAt objectIndex: Int) -> Bool {
+        let tape = JSONTape(input: input, entries: entries)
+        var index = objectIndex + 1
+        while index < nameIndex {
+            if tape.sameKey(entries[index], entries[nameIndex]) { return true }
+            // Earlier members are complete: their containers' ends are set.
+            index = tape.next(after: index + 1)
+        }
+        return false
     }
 
     private mutating func skipWhitespace() {

@@ -34,9 +34,11 @@ extension JSONTape {
             var child = index + 1
             while child < Int(entry.end) {
                 let key = string(entries[child])
-                // Duplicate keys: the last one wins, as in most JSON libraries
-                // and in SQLite's `->>`.
-                members[key] = value(at: child + 1)
+                // Duplicate keys (written by another tool): the first one wins,
+                // as in SQLite's JSON functions, so queries and reads agree.
+                if !entry.hasDuplicateKeys || members[key] == nil {
+                    members[key] = value(at: child + 1)
+                }
                 child = next(after: child + 1)
             }
             return .object(members)

@@ -15,6 +15,11 @@ struct TapeEntry {
     var kind: Kind
     /// For strings: whether the text contains backslash escapes.
     var hasEscapes: Bool
+    /// Objects: whether two members have the same name (`{"a": 1, "a": 2}`, which
+    /// only another tool writes). Decoding then reads the first of them, as
+    /// SQLite's JSON functions do, so a query and a read see the same member.
+    /// (Declared beside the other flag: the entry stays 16 bytes.)
+    var hasDuplicateKeys = false
     /// Byte offset in the input: first byte of a number, first byte after a
     /// string's opening quote, the `[` / `{` of a container.
     var start: UInt32
@@ -38,6 +43,18 @@ struct JSONTape {
     let entries: [TapeEntry]
 
     var absentIndex: Int { entries.count - 1 }
+
+    /// Whether some object of the document has two members with the same name.
+    var hasDuplicateKeys: Bool { entries.contains { $0.hasDuplicateKeys } }
+
+    /// Whether two key entries name the same member (escapes resolved).
+    func sameKey(_ a: TapeEntry, _ b: TapeEntry) -> Bool {
+        if !a.hasEscapes && !b.hasEscapes {
+            return string(a, equals: text(of: b))
+        }
+        let unescaped = b.hasEscapes ? JSONTape.unescape(text(of: b)) : Array(text(of: b))
+        return unescaped.withUnsafeBufferPointer { string(a, equals: $0) }
+    }
 
     /// The index just past the value at `index` (and its subtree).
     func next(after index: Int) -> Int {

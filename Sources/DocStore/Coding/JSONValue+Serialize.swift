@@ -14,12 +14,27 @@ struct JSONWriteOptions: OptionSet, Sendable {
 struct JSONValueWriter: ~Copyable {
     let options: JSONWriteOptions
     var out = ByteBuffer()
+    /// Containers nested deeper than this are not written (see `exceededDepthLimit`).
+    let depthLimit: Int
+    /// Whether the value nests deeper than `depthLimit`: the text is then incomplete.
+    private(set) var exceededDepthLimit = false
 
-    init(options: JSONWriteOptions) {
+    init(options: JSONWriteOptions, depthLimit: Int = .max) {
         self.options = options
+        self.depthLimit = depthLimit
     }
 
+    /// Writes `value`, a container at nesting level `indent + 1`.
     mutating func write(_ value: JSONValue, indent: Int = 0) {
+        switch value {
+        case .array, .object:
+            guard indent < depthLimit else {
+                exceededDepthLimit = true
+                return
+            }
+        default:
+            break
+        }
         switch value {
         case .null: out.append(utf8: "null")
         case .bool(let flag): out.append(utf8: flag ? "true" : "false")

@@ -43,6 +43,9 @@ final class StreamEncoder: Encoder {
     @exclusivity(unchecked) private var deferred: [(frameID: UInt32, key: String?, encoder: StreamEncoder)] = []
     /// The first misuse seen by a method that cannot throw.
     private(set) var misuse: DocumentCodingError?
+    /// How many containers enclose this encoder's value in the document: 0, but
+    /// for a `superEncoder()`, whose text is spliced into its parent's container.
+    private var enclosingDepth = 0
 
     /// Whether nothing has been written yet for the current value.
     var isAtValueStart: Bool { frames.count == base && bytes.count == valueStart }
@@ -67,6 +70,7 @@ final class StreamEncoder: Encoder {
     // MARK: Frames
 
     func openFrame(isObject: Bool) -> FrameRef {
+        if frames.count + enclosingDepth >= DocumentStore.maximumNestingDepth { recordNestingTooDeep() }
         bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let id = nextFrameID
         nextFrameID &+= 1
@@ -102,6 +106,14 @@ final class StreamEncoder: Encoder {
         let depth = Int(frame.depth)
         guard depth < frames.count, frames[depth].id == frame.id else { return 0 }
         return frames[depth].count
+    }
+
+    /// Records that a container opens one level deeper than DocStore's limit
+    /// (the encoding then fails; `writeNested` stops descending further).
+    private func recordNestingTooDeep() {
+        guard misuse?.kind != .nestingTooDeep else { return }
+        misuse = DocumentCodingError(.nestingTooDeep, at: codingPath,
+                                     "nests arrays and objects deeper than \(DocumentStore.maximumNestingDepth) levels")
     }
 
     func recordMisuse(at path: [any CodingKey], _ reason: String) {
@@ -152,6 +164,9 @@ final class StreamEncoder: Encoder {
 
     /// Runs a value's own `encode(to:)` with this encoder positioned on it.
     private func writeNested<T: Encodable>(_ value: T, path: [any CodingKey], key: (any CodingKey)?) throws {
+        // Past the limit the encoding has failed already: stop a recursive model
+        // here rather than at the end of the stack.
+        if frames.count + enclosingDepth > DocumentStore.maximumNestingDepth, let misuse { throw misuse }
         // Keep `codingPath` right for the value's code (and its errors) without
         // copying the array in the common case where it already equals `path`.
         var replacedPath: [any CodingKey]?
@@ -238,6 +253,7 @@ final class StreamEncoder: Encoder {
     /// writes is added when that container closes.
     func makeSuperEncoder(in frame: FrameRef, key: String?, codingPath: [any CodingKey]) -> StreamEncoder {
         let encoder = StreamEncoder(codingPath: codingPath)
+        encoder.enclosingDepth = enclosingDepth + Int(frame.depth) + 1
         deferred.append((frame.id, key, encoder))
         return encoder
     }

@@ -67,7 +67,9 @@ final class TapeDecoder: Decoder {
     func find(_ key: some CodingKey, in object: Int) -> Int? {
         let end = Int(tape.entries[object].end)
         let first = object + 1
-        let start = hintObject == object && hintPosition < end ? hintPosition : first
+        // With duplicate member names the first one counts (as in SQLite): search
+        // from the first member, not from the hint.
+        let start = hintObject == object && hintPosition < end && !tape.entries[object].hasDuplicateKeys ? hintPosition : first
         let name = key.stringValue
         let searched: Int?? = name.utf8.withContiguousStorageIfAvailable { keyBytes in
             // From the hint to the end, then wrap around.

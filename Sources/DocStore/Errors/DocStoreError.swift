@@ -113,7 +113,7 @@ extension DocStoreError: CustomStringConvertible {
         case let .decodingFailed(collection, key, path, reason):
             return "cannot decode document\(Self.keyPart(key)) in collection \(Self.name(collection))\(Self.pathPart(path)): \(reason)"
         case let .corruptDocument(collection, key, reason):
-            return "document \(key) in collection \(Self.name(collection)) is damaged (not valid JSON: \(reason)); other documents are unaffected"
+            return "document \(key) in collection \(Self.name(collection)) is damaged (not valid JSON: \(reason)); other documents are unaffected; .repair \(collection) in the REPL (or store.repair(collection:)) moves damaged documents into a quarantine collection"
         case let .invalidCollectionName(name, reason):
             return "invalid collection name \(Self.name(name)): \(reason)"
         case let .invalidJSON(line, column, reason):

@@ -36,7 +36,7 @@ extension DocumentCollection {
                     try Catalog.recordIndex(index, in: db)
                     guard try store.knownCollection(named: name, in: db) != nil else { return index }
                     do {
-                        try db.execute(sql: try IndexSQL.create(index))
+                        try diagnosingDamage(in: db) { try db.execute(sql: try IndexSQL.create(index)) }
                     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                         throw DocStoreError.duplicateIndexValues(collection: name, fields: fields.map(\.description),
                                                                  keys: try duplicateKeys(on: fields, in: db))
@@ -81,22 +81,21 @@ extension DocumentCollection {
         let compiler = queryCompiler(in: db)
         let condition = Condition.and(fields.map { .not(.isNull($0)) })
         let compiled = try compiler.fields(fields, DocumentQuery(condition, sort: fields.map { SortKey($0) }))
-        let statement = try RawStatement(db, sql: compiled.sql, cached: false)
-        defer { statement.finish() }
-        statement.bind(compiled.bindings)
         var previous: [JSONValue]?
         var group: [DocumentKey] = []
-        while try statement.step() {
+        var found: [DocumentKey]?
+        try run(compiled, in: db) { statement in
+            guard found == nil else { return }
             let key = statement.key(at: 0, kind: info.keyKind)
             let values = try fields.indices.map { try statement.jsonValue(rankAt: Int32(1 + 2 * $0), collection: name, key: key) }
             if let previous, zip(previous, values).allSatisfy({ JSONOrder.equal($0, $1) }) {
                 group.append(key)
             } else {
-                if group.count > 1 { return group }
+                if group.count > 1 { found = group }
                 group = [key]
             }
             previous = values
         }
-        return group.count > 1 ? group : []
+        return found ?? (group.count > 1 ? group : [])
     }
 }

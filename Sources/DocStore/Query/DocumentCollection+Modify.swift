@@ -9,10 +9,7 @@ extension DocumentCollection {
             try store.writeAccess { db in
                 let compiled = try queryCompiler(in: db).delete(query)
                 guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
-                let statement = try RawStatement(db, sql: compiled.sql, cached: false)
-                defer { statement.finish() }
-                statement.bind(compiled.bindings)
-                try statement.step()
+                try run(compiled, in: db)
                 return db.changesCount
             }
         }
@@ -32,10 +29,18 @@ extension DocumentCollection {
     ///   document); ``DocStoreError/uniqueConstraint(collection:fields:key:)`` naming
     ///   the first document whose change breaks a unique index;
     ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` for overlapping
-    ///   fields, the `id` of a keyed collection, or paths SQLite can't write.
+    ///   fields, the `id` of a keyed collection, or paths SQLite can't write;
+    ///   ``DocStoreError/nestingTooDeep(collection:key:limit:)`` when a `set` would
+    ///   nest the document deeper than ``DocumentStore/maximumNestingDepth``.
     @discardableResult
     public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) throws -> Int {
         if updates.isEmpty { return 0 }
+        // A value set at `a.b` sits inside the document and `a`: its own nesting
+        // gets what the path leaves of the limit.
+        for case .set(let path, let value) in updates
+        where DocumentCodec.nests(value, deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
+            throw DocStoreError.nestingTooDeep(collection: name, key: nil, limit: DocumentStore.maximumNestingDepth)
+        }
         if keyOf != nil, let id = updates.first(where: { $0.path.components.first == .key("id") }) {
             throw DocStoreError.invalidQuery(collection: name, field: id.path.description,
                                              reason: "the id is the document's key, which an update never changes")
@@ -87,11 +92,21 @@ extension DocumentCollection {
         return key
     }
 
-    /// Steps a compiled statement to the end, calling `row` for each row.
-    func run(_ compiled: SQLFragment, in db: Database, _ row: (RawStatement) throws -> Void = { _ in }) throws {
-        let statement = try RawStatement(db, sql: compiled.sql, cached: false)
+    /// Steps a compiled statement of this collection to the end, calling `row` for
+    /// each row: every query, aggregate, update and delete by query runs here, so
+    /// a failure caused by damaged documents is named here, once (see
+    /// ``diagnosingDamage(in:_:)``).
+    ///
+    /// - Parameter cached: Take the statement from GRDB's cache (for statements run
+    ///   again and again), or prepare it for this use only (for a streaming read
+    ///   whose `row` may run the same statement).
+    func run(_ compiled: SQLFragment, in db: Database, cached: Bool = false,
+             _ row: (RawStatement) throws -> Void = { _ in }) throws {
+        let statement = try RawStatement(db, sql: compiled.sql, cached: cached)
         defer { statement.finish() }
         statement.bind(compiled.bindings)
-        while try statement.step() { try row(statement) }
+        try diagnosingDamage(in: db) {
+            while try statement.step() { try row(statement) }
+        }
     }
 }

@@ -76,10 +76,7 @@ extension DocumentCollection {
             try store.readAccess { db in
                 let compiled = try compile(queryCompiler(in: db))
                 guard let info = try store.knownCollection(named: name, in: db) else { return }
-                let statement = try RawStatement(db, sql: compiled.sql, cached: cached)
-                defer { statement.finish() }
-                statement.bind(compiled.bindings)
-                while try statement.step() { try row(statement, info) }
+                try run(compiled, in: db, cached: cached) { try row($0, info) }
             }
         }
     }

@@ -85,7 +85,7 @@ extension Catalog {
         }
     }
 
-    private static func indexInfo(_ row: Row, in db: Database) throws -> IndexInfo {
+    static func indexInfo(_ row: Row, in db: Database) throws -> IndexInfo {
         let rowName = CatalogValue.rowName(row)
         func column(_ index: Int) -> CatalogValue {
             CatalogValue(row, index, table: indexesTable, rowName: rowName, db: db)

@@ -83,12 +83,22 @@ enum Catalog {
     }
 
     static func collections(in db: Database) throws -> [CollectionInfo] {
-        try Row.fetchAll(db, sql: "SELECT name, key_kind FROM \(collectionsTable) ORDER BY name").map { row in
-            let rowName = CatalogValue.rowName(row)
-            let name = try CatalogValue(row, 0, table: collectionsTable, rowName: rowName, db: db).text()
-            let kind = try keyKind(CatalogValue(row, 1, table: collectionsTable, rowName: rowName, db: db))
-            return CollectionInfo(name: name, keyKind: kind)
+        try Row.fetchAll(db, sql: "SELECT name, key_kind FROM \(collectionsTable) ORDER BY name").map { try collectionInfo($0, in: db) }
+    }
+
+    /// The collections whose catalog rows read cleanly, skipping damaged rows: for
+    /// the integrity check, which reports those (``validationProblems(in:)``).
+    static func readableCollections(in db: Database) throws -> [CollectionInfo] {
+        try Row.fetchAll(db, sql: "SELECT name, key_kind FROM \(collectionsTable) ORDER BY name").compactMap {
+            try? collectionInfo($0, in: db)
         }
+    }
+
+    static func collectionInfo(_ row: Row, in db: Database) throws -> CollectionInfo {
+        let rowName = CatalogValue.rowName(row)
+        let name = try CatalogValue(row, 0, table: collectionsTable, rowName: rowName, db: db).text()
+        let kind = try keyKind(CatalogValue(row, 1, table: collectionsTable, rowName: rowName, db: db))
+        return CollectionInfo(name: name, keyKind: kind)
     }
 
     static func collection(named name: String, in db: Database) throws -> CollectionInfo? {

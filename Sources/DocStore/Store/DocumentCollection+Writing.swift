@@ -7,7 +7,9 @@ extension DocumentCollection {
     ///
     /// - Throws: ``DocStoreError/duplicateKey(collection:key:)`` when the key is
     ///   taken (use ``save(_:)`` to replace), ``DocStoreError/encodingFailed(collection:key:codingPath:reason:)``
-    ///   when the model can't be stored as JSON. Nothing is written then.
+    ///   when the model can't be stored as JSON,
+    ///   ``DocStoreError/nestingTooDeep(collection:key:limit:)`` when it nests
+    ///   deeper than ``DocumentStore/maximumNestingDepth``. Nothing is written then.
     @discardableResult
     public func insert(_ model: Model) throws -> DocumentKey {
         try store.access(collection: name) {

@@ -13,10 +13,15 @@ enum ModelCoding {
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
         if Model.self == JSONValue.self, let json = model as? JSONValue {
-            return try DocumentCodec.serialize(json).withUnsafeBytes(body)
+            guard let bytes = DocumentCodec.serializeDocument(json) else {
+                throw DocStoreError.nestingTooDeep(collection: collection, key: key, limit: DocumentStore.maximumNestingDepth)
+            }
+            return try bytes.withUnsafeBytes(body)
         }
         do {
             try DocumentCodec.encode(model, with: encoder)
+        } catch where error.kind == .nestingTooDeep {
+            throw DocStoreError.nestingTooDeep(collection: collection, key: key, limit: DocumentStore.maximumNestingDepth)
         } catch {
             throw DocStoreError.encodingFailed(collection: collection, key: key, codingPath: error.codingPath, reason: error.reason)
         }

@@ -55,7 +55,7 @@ public enum Completer {
                 let query = String(trimmedLine.dropFirst(".explain".count)) + word
                 return complete(query, schema: schema)
             }
-            if parts.count == 1, [".schema", ".drop", ".check", ".import", ".export"].contains(command) {
+            if parts.count == 1, [".schema", ".drop", ".check", ".repair", ".import", ".export"].contains(command) {
                 return offer(schema.collectionNames())
             }
             if command == ".mode", parts.count == 1 { return offer(OutputMode.allCases.map(\.rawValue)) }

@@ -76,11 +76,12 @@ final class CommandRunner {
         case .drop(let name):
             let existed = try store.dropCollection(named: name)
             return .message(existed ? "dropped collection \(name)" : "no collection named \(name)")
-        case .check(let name):
-            let damaged = try store.collection(named: name).damagedDocuments()
-            let total = try store.collection(named: name).count()
-            if damaged.isEmpty { return .message("no damaged documents in \(name) (\(CommandResult.plural(total, "document")) checked)") }
-            return .text(damaged.map { "• \($0)" }.joined(separator: "\n") + "\n\(CommandResult.plural(damaged.count, "damaged document")) of \(total)")
+        case .check(nil):
+            return .text(try store.check().description)
+        case .check(let name?):
+            return .text(try store.check(collection: name).description)
+        case .repair(let name):
+            return .message(try store.repair(collection: name).description)
         case .importFile(let name, let path, let options):
             var importer = Importer(store: store, collection: name, options: options)
             importer.progressOutput = progressOutput
@@ -214,6 +215,7 @@ final class CommandRunner {
         case .dropIndex: "dropIndex"
         case .importFile: ".import"
         case .drop: ".drop"
+        case .repair: ".repair"
         default: "update"
         }
     }

@@ -35,6 +35,9 @@ enum JanssonJSON {
 
     /// Parses UTF-8 bytes as one JSON value. Invalid UTF-8 is an error.
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> JSONValue {
+        if let location = NestingDepthScan.firstTooDeep(in: bytes) {
+            throw ParseError(location: location, reason: NestingDepthScan.reason)
+        }
         var error = json_error_t()
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         // jansson wants a non-null pointer even for empty input.

@@ -11,7 +11,8 @@ enum DotCommandParser {
         (".export", "COLLECTION FILE", "export to .ndjson or .json (sorted keys)"),
         (".mode", "table|json|ndjson|line", "how results are printed"),
         (".drop", "COLLECTION", "delete a collection and its indexes"),
-        (".check", "COLLECTION", "list damaged documents"),
+        (".check", "[COLLECTION]", "check the store (or one collection): file, catalog, every document; what .repair would do"),
+        (".repair", "COLLECTION", "move damaged documents, text unchanged, into COLLECTION_damaged"),
         (".help", "", "this help"),
         (".quit", "", "leave (also .exit, or ctrl-D)"),
     ]
@@ -56,12 +57,18 @@ enum DotCommandParser {
             let parser = try CommandParser("", schema: schema)
             try parser.checkCollectionExists(collection, at: words[0].location)
             return ParsedCommand(.schema(collection: collection))
-        case ".check", ".drop":
+        case ".check" where words.isEmpty:
+            return ParsedCommand(.check(collection: nil))
+        case ".check", ".drop", ".repair":
             let collection = try collectionArgument()
             try noMoreThan(1)
             let parser = try CommandParser("", schema: schema)
             try parser.checkCollectionExists(collection, at: words[0].location)
-            return ParsedCommand(name.text == ".check" ? .check(collection: collection) : .drop(collection: collection))
+            switch name.text {
+            case ".check": return ParsedCommand(.check(collection: collection))
+            case ".repair": return ParsedCommand(.repair(collection: collection))
+            default: return ParsedCommand(.drop(collection: collection))
+            }
         case ".mode":
             guard let word = words.first else { return ParsedCommand(.showMode) }
             guard let mode = OutputMode(rawValue: word.text) else {

@@ -65,13 +65,16 @@ public enum REPLCommand: Hashable, Sendable {
     case quit
     /// `.drop coll`
     case drop(collection: String)
-    /// `.check coll`
-    case check(collection: String)
+    /// `.check` (the whole store) or `.check coll`: what is damaged, and what
+    /// `.repair` would do.
+    case check(collection: String?)
+    /// `.repair coll`: moves damaged documents into `coll_damaged`.
+    case repair(collection: String)
 
     /// Whether the command changes the store (refused on a read-only store).
     public var writes: Bool {
         switch self {
-        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop: true
+        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop, .repair: true
         case .query(_, _, .delete), .query(_, _, .update): true
         default: false
         }

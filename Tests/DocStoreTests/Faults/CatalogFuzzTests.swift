@@ -97,6 +97,9 @@ struct CatalogFuzzTests {
         attempt("values get") { _ = try store.values.get("settings", as: [String: Int].self) }
         attempt("values keys") { _ = try store.values.keys() }
         attempt("values set") { try store.values.set(1, forKey: "other") }
+        attempt("check") { _ = try store.check() }
+        attempt("check players") { _ = try store.check(collection: "players") }
+        attempt("repair players") { _ = try store.repair(collection: "players") }
         attempt("drop collection") { _ = try store.dropCollection(named: "tags") }
     }
 
@@ -143,6 +146,23 @@ struct CatalogFuzzTests {
             #expect(row == #"name "format_version""#)
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file was not changed")
         }
+    }
+
+    @Test func checkReportsDamagedCatalogRowsInsteadOfThrowing() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try makePristineStore(at: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE docstore_indexes SET fields = '[[1e300]]' WHERE collection = 'players'")
+            try db.execute(sql: "UPDATE docstore_collections SET key_kind = x'00' WHERE name = 'tags'")
+        }
+        try queue.close()
+        let report = try DocumentStore(path: path).check()
+        #expect(!report.isHealthy)
+        #expect(report.catalogProblems.contains { $0.table == "docstore_indexes" && $0.problem.contains("1e300") })
+        #expect(report.catalogProblems.contains { $0.table == "docstore_collections" && $0.name == "tags" })
+        #expect(report.collections.map(\.collection) == ["players"], "the readable collection is still checked")
     }
 
     @Test func aDamagedKeyKindIsAnErrorNotAHiddenCollection() throws {

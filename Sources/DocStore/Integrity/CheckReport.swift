@@ -1,0 +1,105 @@
+/// A document DocStore can't read as stored, and why.
+public struct DamagedDocument: Sendable, Hashable, CustomStringConvertible {
+    /// The document's key as stored (a key of the wrong kind shows as it is).
+    public var key: DocumentKey
+    /// Why it can't be read: not valid JSON (with line and column), nested too
+    /// deeply, or a key of another kind than the collection's.
+    public var reason: String
+
+    public var description: String { "document \(key): \(reason)" }
+}
+
+/// What ``DocumentStore/check(collection:)`` found in one collection, and what
+/// ``DocumentStore/repair(collection:)`` would do about it.
+public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
+    /// The collection checked.
+    public var collection: String
+    /// How many documents were checked (all of them).
+    public var documentCount: Int
+    /// Documents that can't be read: `repair` moves them, text unchanged, into
+    /// ``quarantineCollection``.
+    public var damaged: [DamagedDocument]
+    /// Documents with two members of the same name in one object (written by
+    /// another tool). They stay readable (the first member counts, in queries
+    /// and in decoding alike) and `repair` leaves them in place.
+    public var duplicateMembers: [DocumentKey]
+    /// Where `repair` moves damaged documents: `<collection>_damaged`.
+    public var quarantineCollection: String
+
+    /// Whether nothing is wrong with the collection's documents.
+    public var isHealthy: Bool { damaged.isEmpty && duplicateMembers.isEmpty }
+
+    /// What `repair` would do, in words.
+    public var repairPlan: String {
+        guard !damaged.isEmpty else { return "nothing to repair in \(DocumentKey.quoted(collection))" }
+        return ".repair \(collection) would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
+    }
+
+    public var description: String {
+        if isHealthy { return "no damaged documents in \(collection) (\(Self.plural(documentCount, "document")) checked)" }
+        var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, "
+            + "\(damaged.count) damaged, \(duplicateMembers.count) with duplicate member names"]
+        lines += damaged.map { "  • \($0)" }
+        if !duplicateMembers.isEmpty {
+            let keys = duplicateMembers.prefix(10).map(\.description).joined(separator: ", ") + (duplicateMembers.count > 10 ? ", …" : "")
+            lines.append("  • duplicate member names in documents \(keys): the first of each counts (queries and reads agree); .repair leaves them")
+        }
+        if !damaged.isEmpty { lines.append("  \(repairPlan)") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}
+
+/// What ``DocumentStore/check()`` found in the whole store.
+public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise
+    /// its findings (pages, b-trees, indexes). `repair` does not fix these:
+    /// restore a backup, or recover the file with sqlite3's `.recover`.
+    public var integrityCheck: [String]
+    /// Inconsistencies between the catalog and SQLite's tables and indexes.
+    public var catalogProblems: [CatalogProblem]
+    /// Each collection whose table exists, by name.
+    public var collections: [CollectionCheck]
+    /// Values of the key/value area (``DocumentStore/values``) that can't be
+    /// read, keyed by their string key. `repair` leaves them: remove or set them
+    /// again with ``KeyValueArea``.
+    public var damagedValues: [DamagedDocument] = []
+
+    /// Whether the file, the catalog, every document and every value are sound.
+    public var isHealthy: Bool {
+        integrityCheck == ["ok"] && catalogProblems.isEmpty && collections.allSatisfy(\.isHealthy) && damagedValues.isEmpty
+    }
+
+    public var description: String {
+        var lines = ["SQLite integrity check: " + integrityCheck.prefix(20).joined(separator: "; ")]
+        lines.append(catalogProblems.isEmpty ? "catalog: consistent with the tables and indexes"
+                                             : "catalog: \(CollectionCheck.plural(catalogProblems.count, "problem"))")
+        lines += catalogProblems.map { "  • \($0)" }
+        lines += collections.map(\.description)
+        if !damagedValues.isEmpty {
+            lines.append("key/value area: \(CollectionCheck.plural(damagedValues.count, "damaged value")) (set or remove them again)")
+            lines += damagedValues.map { "  • value \($0.key): \($0.reason)" }
+        }
+        let toRepair = collections.filter { !$0.damaged.isEmpty }
+        lines.append(toRepair.isEmpty ? "nothing for .repair to do"
+                                      : "to repair: " + toRepair.map { ".repair \($0.collection)" }.joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// What ``DocumentStore/repair(collection:)`` did.
+public struct RepairResult: Sendable, Hashable, CustomStringConvertible {
+    /// The collection repaired.
+    public var collection: String
+    /// The collection the damaged documents were moved into.
+    public var quarantineCollection: String
+    /// The keys of the documents moved, as they were in ``collection``.
+    public var movedKeys: [DocumentKey]
+
+    public var description: String {
+        guard !movedKeys.isEmpty else { return "nothing to repair in \(DocumentKey.quoted(collection))" }
+        let keys = movedKeys.prefix(10).map(\.description).joined(separator: ", ") + (movedKeys.count > 10 ? ", …" : "")
+        return "moved \(CollectionCheck.plural(movedKeys.count, "damaged document")) (\(keys)) from \(DocumentKey.quoted(collection)) into \(DocumentKey.quoted(quarantineCollection)); the rest of \(DocumentKey.quoted(collection)) can be queried again"
+    }
+}

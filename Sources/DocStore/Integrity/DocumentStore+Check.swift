@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension DocumentStore {
+    /// Checks the whole store: SQLite's integrity check of the file, the catalog
+    /// against the tables and indexes, and every document of every collection.
+    /// Reads everything in one snapshot and changes nothing.
+    ///
+    ///     let report = try store.check()
+    ///     if !report.isHealthy { print(report) }   // what is wrong, and what .repair would do
+    ///
+    /// - Returns: The findings; ``StoreCheck/isHealthy`` when there are none.
+    /// - Throws: ``DocStoreError`` when the store can't be read at all.
+    public func check() throws -> StoreCheck {
+        try read { _ in
+            try access(collection: nil) {
+                try readAccess { db in
+                    let catalogProblems = try Catalog.validationProblems(in: db)
+                    let missing = Set(catalogProblems.filter { $0.table == Catalog.collectionsTable }.map(\.name))
+                    let collections = try Catalog.readableCollections(in: db).filter { !missing.contains($0.name) }
+                    return StoreCheck(integrityCheck: try Catalog.integrityCheck(in: db),
+                                      catalogProblems: catalogProblems,
+                                      collections: try collections.map { try checkDocuments(of: $0, in: db) },
+                                      damagedValues: try damagedValues(in: db))
+                }
+            }
+        }
+    }
+
+    /// Checks every document of one collection: valid JSON as DocStore's own
+    /// parser reads it, nesting within ``maximumNestingDepth``, a key of the
+    /// collection's kind, and no repeated member names. Changes nothing.
+    ///
+    /// - Parameter name: The collection; one that doesn't exist has no documents.
+    /// - Returns: The damaged documents, which ``repair(collection:)`` would move
+    ///   into ``CollectionCheck/quarantineCollection``, and those with duplicate
+    ///   member names.
+    /// - Throws: ``DocStoreError`` when the collection can't be read.
+    public func check(collection name: String) throws -> CollectionCheck {
+        try read { _ in
+            try access(collection: name) {
+                try readAccess { db in
+                    guard let info = try knownCollection(named: name, in: db) else {
+                        return CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
+                                               quarantineCollection: Self.quarantineName(for: name))
+                    }
+                    return try checkDocuments(of: info, in: db)
+                }
+            }
+        }
+    }
+
+    /// The collection that ``repair(collection:)`` moves `collection`'s damaged
+    /// documents into.
+    static func quarantineName(for collection: String) -> String { collection + "_damaged" }
+
+    private func checkDocuments(of info: CollectionInfo, in db: Database) throws -> CollectionCheck {
+        var report = CollectionCheck(collection: info.name, documentCount: 0, damaged: [], duplicateMembers: [],
+                                     quarantineCollection: Self.quarantineName(for: info.name))
+        try inspectRows(of: info, in: db) { row in
+            report.documentCount += 1
+            if let problem = row.problem {
+                report.damaged.append(DamagedDocument(key: row.key, reason: problem))
+            } else if row.hasDuplicateMembers {
+                report.duplicateMembers.append(row.key)
+            }
+        }
+        return report
+    }
+
+    /// The entries of the key/value area whose JSON can't be read.
+    private func damagedValues(in db: Database) throws -> [DamagedDocument] {
+        let statement = try RawStatement(db, sql: IntegritySQL.valueRows, cached: false)
+        defer { statement.finish() }
+        var damaged: [DamagedDocument] = []
+        while try statement.step() {
+            do {
+                _ = try DocumentCodec.validate(statement.bytes(at: 1))
+            } catch {
+                damaged.append(DamagedDocument(key: .string(statement.string(at: 0)), reason: "not valid JSON: \(error.description)"))
+            }
+        }
+        return damaged
+    }
+
+    /// Reads every row of a collection's table in key order and validates it.
+    /// `body` gets the row's bytes, valid only during the call.
+    func inspectRows(of info: CollectionInfo, in db: Database, _ body: (InspectedRow) throws -> Void) throws {
+        let statement = try RawStatement(db, sql: IntegritySQL.rowsWithKeyType(collection: info.name), cached: false)
+        defer { statement.finish() }
+        while try statement.step() {
+            var row = InspectedRow(storedKey: .null, key: .integer(0), body: statement.bytes(at: 1))
+            switch statement.columnType(at: 0) {
+            case SQLITE_INTEGER: row.storedKey = .integer(statement.int64(at: 0))
+            case SQLITE_TEXT: row.storedKey = .text(statement.string(at: 0))
+            case SQLITE_FLOAT: row.storedKey = .double(statement.double(at: 0))
+            case SQLITE_BLOB: row.storedKey = .blob(Array(statement.bytes(at: 0)))
+            default: row.storedKey = .null
+            }
+            row.key = row.documentKey(kind: info.keyKind)
+            row.problem = Self.keyProblem(row.storedKey, kind: info.keyKind)
+            do {
+                row.hasDuplicateMembers = try DocumentCodec.validate(row.body)
+            } catch {
+                row.problem = row.problem ?? "not valid JSON: \(error.description)"
+            }
+            try body(row)
+        }
+    }
+
+    /// Why a stored key is not one of the collection's kind, or nil.
+    private static func keyProblem(_ stored: SQLBinding, kind: KeyKind) -> String? {
+        switch (stored, kind) {
+        case (.integer, .integer): return nil
+        case (.text, .string): return nil
+        case (.text(let text), .uuid):
+            // Keys are stored as uppercase `uuidString`; any other text can't be found by key.
+            return UUID(uuidString: text)?.uuidString == text ? nil : "the key is not a UUID in DocStore's form (uppercase)"
+        default:
+            return "the key is \(stored.storageClass), but the collection has \(kind) keys"
+        }
+    }
+}
+
+/// One row of a collection's table, as the check reads it.
+struct InspectedRow {
+    /// The key exactly as stored, bound as is to delete the row.
+    var storedKey: SQLBinding
+    /// The key for messages and the quarantine document.
+    var key: DocumentKey
+    /// The body's bytes, valid only while the row is visited.
+    var body: UnsafeRawBufferPointer
+    /// Why the document can't be read (its JSON or its key), or nil.
+    var problem: String?
+    var hasDuplicateMembers = false
+
+    init(storedKey: SQLBinding, key: DocumentKey, body: UnsafeRawBufferPointer) {
+        self.storedKey = storedKey
+        self.key = key
+        self.body = body
+    }
+
+    /// The stored key as a ``DocumentKey`` of a collection with `kind` keys; a
+    /// key of the wrong form is shown as it is stored.
+    func documentKey(kind: KeyKind) -> DocumentKey {
+        switch storedKey {
+        case .integer(let i): .integer(i)
+        case .text(let text):
+            kind == .uuid ? UUID(uuidString: text).flatMap { $0.uuidString == text ? DocumentKey.uuid($0) : nil } ?? .string(text)
+                          : .string(text)
+        case .double(let d): .string(String(d))
+        case .blob(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+        case .null: .string("NULL")
+        }
+    }
+}
+
+extension SQLBinding {
+    /// SQLite's name for the value's storage class, for messages.
+    var storageClass: String {
+        switch self {
+        case .null: "NULL"
+        case .integer: "an integer"
+        case .double: "a real"
+        case .text: "text"
+        case .blob: "a blob"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import OrderedCollections
+
+extension DocumentStore {
+    /// Moves every damaged document of a collection (see ``check(collection:)``)
+    /// into its quarantine collection, `<collection>_damaged`, so that queries on
+    /// the rest work again and nothing is lost. All in one transaction: on any
+    /// failure nothing moves.
+    ///
+    /// Each moved document becomes one quarantine document with a generated
+    /// integer key, so repairing again never overwrites what an earlier repair
+    /// moved:
+    ///
+    ///     {"id": 1, "collection": "teams", "key": 2, "text": "{\"id\": 2, \"city\": \"Balti",
+    ///      "reason": "not valid JSON: …", "movedAt": "2026-11-23T11:30:00Z"}
+    ///
+    /// `text` is the stored body unchanged (`base64` instead when its bytes are not
+    /// UTF-8) and `key` the original key, as stored.
+    ///
+    /// - Parameter name: The collection to repair.
+    /// - Returns: The keys moved (none when nothing was damaged).
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` when the
+    ///   quarantine collection exists with other than integer keys;
+    ///   ``DocStoreError/readOnly(path:)`` on a read-only store.
+    @discardableResult
+    public func repair(collection name: String) throws -> RepairResult {
+        let quarantine = Self.quarantineName(for: name)
+        return try access(collection: name) {
+            try writeAccess { db in
+                try withinTransaction(db) {
+                    var result = RepairResult(collection: name, quarantineCollection: quarantine, movedKeys: [])
+                    guard let info = try knownCollection(named: name, in: db) else { return result }
+                    var moved: [(storedKey: SQLBinding, document: JSONValue)] = []
+                    let movedAt = Date().formatted(.iso8601)
+                    try inspectRows(of: info, in: db) { row in
+                        guard let problem = row.problem else { return }
+                        moved.append((row.storedKey, Self.quarantineDocument(row, collection: name, reason: problem, movedAt: movedAt)))
+                        result.movedKeys.append(row.key)
+                    }
+                    if moved.isEmpty { return result }
+                    if let existing = try knownCollection(named: quarantine, in: db), existing.keyKind != .integer {
+                        throw DocStoreError.invalidQuery(
+                            collection: quarantine, field: nil,
+                            reason: "the quarantine collection for \(DocumentKey.quoted(name)) exists with \(existing.keyKind) keys; rename or drop it, then repair again (nothing was changed)")
+                    }
+                    let target = collection(named: quarantine)
+                    let delete = try RawStatement(db, sql: IntegritySQL.deleteRow(collection: name), cached: false)
+                    defer { delete.finish() }
+                    for (storedKey, document) in moved {
+                        try target.insert(document)
+                        delete.bind(storedKey, at: 1)
+                        try delete.step()
+                        delete.finish()
+                    }
+                    return result
+                }
+            }
+        }
+    }
+
+    /// The quarantine document for a damaged row: its key and text exactly as
+    /// stored, and why it was moved. No `id`: the quarantine collection generates one.
+    private static func quarantineDocument(_ row: InspectedRow, collection: String, reason: String, movedAt: String) -> JSONValue {
+        var members: OrderedDictionary<String, JSONValue> = ["collection": .string(collection)]
+        members["key"] = switch row.storedKey {
+        case .integer(let i): .integer(i)
+        case .double(let d): .double(d)
+        case .text(let text): .string(text)
+        case .blob(let bytes): .string(Data(bytes).base64EncodedString())
+        case .null: .null
+        }
+        if let text = String(validating: row.body, as: UTF8.self) {
+            members["text"] = .string(text)
+        } else {
+            members["base64"] = .string(Data(row.body).base64EncodedString())
+        }
+        members["reason"] = .string(reason)
+        members["movedAt"] = .string(movedAt)
+        return .object(members)
+    }
+}

@@ -1,0 +1,101 @@
+import GRDB
+
+/// One inconsistency between the catalog and the tables and indexes SQLite holds.
+public struct CatalogProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The catalog table or SQLite object concerned (`docstore_collections`,
+    /// `docstore_indexes`, or `sqlite_master` for an index the catalog lacks).
+    public var table: String
+    /// The row's name: a collection or an index.
+    public var name: String
+    /// What is wrong, and what to do about it.
+    public var problem: String
+
+    public var description: String { "\(table) \(DocumentKey.quoted(name)): \(problem)" }
+}
+
+extension Catalog {
+    /// Checks the catalog against the tables and indexes SQLite holds: every
+    /// collection has its table and a known key kind; every index recorded for
+    /// an existing collection exists on its table, unique exactly when recorded
+    /// so; no `docstore_ix_*` index exists
+    /// that the catalog does not record. Reads names as text whatever their
+    /// storage class, so a damaged row is reported, not trapped on.
+    static func validationProblems(in db: Database) throws -> [CatalogProblem] {
+        var problems: [CatalogProblem] = []
+        for row in try Row.fetchAll(db, sql: """
+            SELECT CAST(c.name AS TEXT), CAST(c.key_kind AS TEXT),
+                   EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'table' AND m.name = c.name)
+            FROM \(collectionsTable) c ORDER BY 1
+            """) {
+            let name: String = row[0] ?? ""
+            if row[2] as Int64? != 1 {
+                problems.append(CatalogProblem(table: collectionsTable, name: name,
+                                               problem: "the collection's table is missing; drop the collection (.drop) to forget it"))
+            }
+            if KeyKind(rawValue: row[1] ?? "") == nil {
+                problems.append(CatalogProblem(table: collectionsTable, name: name,
+                                               problem: "unknown key kind \(DocumentKey.quoted(row[1] ?? "NULL")) (integer, string or uuid expected)"))
+            }
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT CAST(i.name AS TEXT), CAST(i.collection AS TEXT)
+            FROM \(indexesTable) i
+            WHERE EXISTS (SELECT 1 FROM sqlite_master t WHERE t.type = 'table' AND t.name = i.collection)
+              AND NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = i.name AND m.tbl_name = i.collection)
+            ORDER BY 1
+            """) {
+            let collection: String = row[1] ?? ""
+            problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
+                                           problem: "recorded on collection \(DocumentKey.quoted(collection)), but SQLite has no such index on its table; drop the index and create it again"))
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT CAST(i.name AS TEXT), CAST(i.is_unique AS TEXT) FROM \(indexesTable) i
+            JOIN sqlite_master m ON m.type = 'index' AND m.name = i.name AND m.tbl_name = i.collection
+            WHERE (m.sql LIKE 'CREATE UNIQUE INDEX%') != (i.is_unique IS 1)
+            ORDER BY 1
+            """) {
+            let recorded: String = row[1] ?? "NULL"
+            problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
+                                           problem: "recorded with is_unique = \(recorded), but SQLite's index \(recorded == "1" ? "is not" : "is") unique; drop the index and create it again"))
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT m.name, m.tbl_name FROM sqlite_master m
+            WHERE m.type = 'index' AND m.name LIKE 'docstore\\_ix\\_%' ESCAPE '\\'
+              AND NOT EXISTS (SELECT 1 FROM \(indexesTable) i WHERE i.name = m.name AND i.collection = m.tbl_name)
+            ORDER BY 1
+            """) {
+            let table: String = row[1] ?? ""
+            problems.append(CatalogProblem(table: "sqlite_master", name: row[0] ?? "",
+                                           problem: "an index on \(DocumentKey.quoted(table)) that the catalog does not record (an orphan); it still slows writes"))
+        }
+        // Rows that the store's own reads would refuse (a blob name, fields that
+        // are not DocStore's JSON): reported with the same words as those reads.
+        func name(_ row: Row) -> String {
+            let value = row[0] as DatabaseValue
+            if case .string(let text) = value.storage { return text }
+            return CatalogValue.describe(value)
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT name, key_kind FROM \(collectionsTable) ORDER BY name") {
+            do { _ = try collectionInfo(row, in: db) } catch let error as DocStoreError {
+                guard case .damagedCatalog(_, _, _, let value, let reason) = error else { throw error }
+                let reported = problems.contains { $0.table == collectionsTable && $0.name == name(row) }
+                if !reported {
+                    problems.append(CatalogProblem(table: collectionsTable, name: name(row), problem: "value \(value): \(reason)"))
+                }
+            }
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT name, collection, fields, is_unique FROM \(indexesTable) ORDER BY name") {
+            do { _ = try indexInfo(row, in: db) } catch let error as DocStoreError {
+                guard case .damagedCatalog(_, _, _, let value, let reason) = error else { throw error }
+                problems.append(CatalogProblem(table: indexesTable, name: name(row),
+                                               problem: "value \(value): \(reason); drop the index and create it again"))
+            }
+        }
+        return problems
+    }
+
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]`, or its findings.
+    static func integrityCheck(in db: Database) throws -> [String] {
+        try String?.fetchAll(db, sql: IntegritySQL.integrityCheck).map { $0 ?? "NULL" }
+    }
+}

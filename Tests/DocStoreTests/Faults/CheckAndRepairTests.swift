@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import Testing
+@testable import DocStore
+
+@Suite("Fault: check finds damaged documents and catalog problems; repair quarantines documents without loss")
+struct CheckAndRepairTests {
+    let damagedText = #"{"id": 1, "city": "Balti"#
+    let boston = DocumentQuery(.compare(FieldPath("city"), .equal, "Boston"))
+
+    @Test func checkListsDamagedDocumentsWithReasonsAndWhatRepairWouldDo() throws {
+        let store = try storeWithDamagedTeams()
+        let report = try store.check(collection: "teams")
+        #expect(report.documentCount == 4)
+        #expect(report.damaged.map(\.key) == [.integer(2), .integer(4)])
+        #expect(report.damaged[0].reason.contains("not valid JSON"))
+        #expect(report.damaged[0].reason.contains("line 1, column"))
+        #expect(report.quarantineCollection == "teams_damaged")
+        #expect(report.repairPlan.contains("move 2 damaged documents"))
+        #expect("\(report)".contains("document 2: not valid JSON"))
+        #expect(!report.isHealthy)
+        #expect(try store.check(collection: "teams").damaged.count == 2, "checking changes nothing")
+        #expect(try store.check(collection: "nowhere").documentCount == 0)
+    }
+
+    @Test func checkReportsTooDeepDocumentsWrongKeysAndDuplicateMembers() throws {
+        let store = try DocumentStore.inMemory()
+        try store.collection(Account.self).insert(contentsOf: [Account(id: UUID(), owner: "a"), Account(id: UUID(), owner: "b"),
+                                                               Account(id: UUID(), owner: "c")])
+        let keys = try store.collection(Account.self).keys().compactMap { if case .uuid(let u) = $0 { u.uuidString } else { nil } }
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        try store.databaseWriter.write { db in
+            // Valid JSON to SQLite, but deeper than DocStore reads.
+            try db.execute(sql: "UPDATE accounts SET body = ? WHERE key = ?", arguments: [#"{"deep": \#(deep)}"#, keys[0]])
+            try db.execute(sql: "UPDATE accounts SET key = lower(key) WHERE key = ?", arguments: [keys[1]])
+            try db.execute(sql: #"UPDATE accounts SET body = '{"owner": "x", "owner": "y"}' WHERE key = ?"#, arguments: [keys[2]])
+        }
+        let report = try store.check(collection: "accounts")
+        #expect(report.damaged.count == 2)
+        #expect(report.damaged.contains { $0.reason.contains("nesting deeper than 512 levels") })
+        #expect(report.damaged.contains { $0.key == .string(keys[1].lowercased()) && $0.reason.contains("not a UUID") })
+        #expect(report.duplicateMembers.map(\.description) == [keys[2]])
+    }
+
+    @Test func checkOfTheStoreRunsSQLitesIntegrityCheckAndValidatesTheCatalog() throws {
+        let store = try storeWithDamagedTeams()
+        let healthy = try DocumentStore.inMemory()
+        try healthy.collection(Team.self).insert(contentsOf: sampleTeams)
+        try healthy.collection(Team.self).createIndex(on: FieldPath("city"))
+        let fine = try healthy.check()
+        #expect(fine.integrityCheck == ["ok"])
+        #expect(fine.catalogProblems.isEmpty)
+        #expect(fine.isHealthy)
+        #expect("\(fine)".contains("nothing for .repair to do"))
+
+        try store.collection(named: "players").insert(["id": 1, "name": "Ortiz"])
+        try store.collection(named: "players").createIndex(on: FieldPath("name"))
+        try store.collection(named: "players").createIndex(on: FieldPath("team"))
+        try store.collection(named: "games").insert(["id": 1])
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "DROP INDEX docstore_ix_1")                              // recorded, missing
+            try db.execute(sql: "UPDATE docstore_indexes SET is_unique = 1 WHERE name = 'docstore_ix_2'")
+            try db.execute(sql: "CREATE INDEX docstore_ix_9 ON teams (key)")             // not recorded
+            try db.execute(sql: "DROP TABLE games")                                      // catalog row without table
+            try db.execute(sql: "INSERT INTO docstore_collections (name, key_kind) VALUES ('odd', X'00')")
+            try db.execute(sql: "CREATE TABLE odd (key INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+        }
+        let report = try store.check()
+        #expect(report.integrityCheck == ["ok"])
+        let problems = report.catalogProblems.map { "\($0.table) \($0.name)" }
+        #expect(problems.contains("docstore_indexes docstore_ix_1"))
+        #expect(problems.contains("sqlite_master docstore_ix_9"))
+        #expect(problems.contains("docstore_indexes docstore_ix_2"), "recorded unique, but not")
+        #expect(problems.contains("docstore_collections games"))
+        #expect(problems.contains("docstore_collections odd"))
+        #expect(report.collections.map(\.collection) == ["players", "teams"])
+        #expect(report.collections.last?.damaged.count == 2)
+        #expect("\(report)".contains("to repair: .repair teams"))
+        #expect(!report.isHealthy)
+    }
+
+    @Test func checkOfTheStoreValidatesTheKeyValueArea() throws {
+        let store = try DocumentStore.inMemory()
+        try store.values.set(["theme": "dark"], forKey: "settings")
+        try store.values.set(3, forKey: "counter")
+        #expect(try store.check().isHealthy)
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "UPDATE docstore_values SET body = '{\"theme\": ' WHERE key = 'settings'")
+        }
+        let report = try store.check()
+        #expect(report.damagedValues.map(\.key) == [.string("settings")])
+        #expect(!report.isHealthy)
+        #expect("\(report)".contains("value \"settings\": not valid JSON"))
+    }
+
+    @Test func repairMovesDamagedDocumentsTextUnchangedAndTheRestWorksAgain() throws {
+        let store = try storeWithDamagedTeams()
+        let teams = store.collection(Team.self)
+        let result = try store.repair(collection: "teams")
+        #expect(result.movedKeys == [.integer(2), .integer(4)])
+        #expect(result.quarantineCollection == "teams_damaged")
+        #expect(try teams.count(boston) == 1)
+        #expect(try teams.keys() == [.integer(1), .integer(3)])
+        #expect(try store.check(collection: "teams").isHealthy)
+        let quarantined = try store.collection(named: "teams_damaged").all()
+        #expect(quarantined.map { $0["key"] } == [2, 4])
+        #expect(quarantined.allSatisfy { $0["text"] == .string(damagedText) && $0["collection"] == "teams" })
+        #expect(quarantined[0]["reason"].map { "\($0)" }?.contains("not valid JSON") == true)
+        #expect(try store.repair(collection: "teams").movedKeys.isEmpty, "nothing left to repair")
+    }
+
+    @Test func repeatedRepairKeepsEarlierQuarantinedDocuments() throws {
+        let store = try storeWithDamagedTeams([2])
+        try store.repair(collection: "teams")
+        try store.collection(Team.self).insert(sampleTeams[1])
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "UPDATE teams SET body = '[1,' WHERE key IN (2, 3)")
+        }
+        #expect(try store.repair(collection: "teams").movedKeys == [.integer(2), .integer(3)])
+        let quarantined = try store.collection(named: "teams_damaged").all()
+        #expect(quarantined.map { $0["key"] } == [2, 2, 3])
+        #expect(quarantined.map { $0["text"] } == [.string(damagedText), "[1,", "[1,"])
+    }
+
+    @Test func bytesThatAreNotUTF8AreKeptExactlyAsBase64() throws {
+        let store = try storeWithDamagedTeams([])
+        let raw: [UInt8] = [0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0x22, 0x7D]  // {"a":"\xFF\xFE"}
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "UPDATE teams SET body = CAST(? AS TEXT) WHERE key = 3", arguments: [Data(raw)])
+        }
+        #expect(try store.check(collection: "teams").damaged.map(\.key) == [.integer(3)])
+        try store.repair(collection: "teams")
+        let quarantined = try #require(try store.collection(named: "teams_damaged").all().first)
+        guard case .string(let base64)? = quarantined["base64"] else { Issue.record("\(quarantined)"); return }
+        #expect(Data(base64Encoded: base64) == Data(raw))
+    }
+
+    @Test func aFailedRepairChangesNothing() throws {
+        let store = try storeWithDamagedTeams()
+        try store.collection(named: "teams_damaged").insert(["id": "taken"])
+        let error = try #require(throws: DocStoreError.self) { try store.repair(collection: "teams") }
+        #expect("\(error)".contains("nothing was changed"))
+        #expect(try store.collection(Team.self).keys().count == 4)
+        #expect(try store.check(collection: "teams").damaged.count == 2)
+        #expect(try store.collection(named: "teams_damaged").count() == 1)
+    }
+}
