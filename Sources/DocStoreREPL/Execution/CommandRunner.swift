@@ -19,6 +19,8 @@ final class CommandRunner {
     /// At most how many documents a query without `.limit` shows (interactive
     /// sessions), or nil for all of them.
     var displayLimit: Int?
+    /// Where notes beside a result go (the session's stderr), or nil.
+    var notes: TextOutput?
 
     init(store: DocumentStore, schema: StoreSchema) {
         self.store = store
@@ -198,6 +200,9 @@ final class CommandRunner {
     private func schemaReport(_ name: String) throws -> CommandResult {
         schema.invalidate()
         let sample = try schema.sample(name)
+        if sample.damagedSkipped > 0 {
+            notes?.write("note: \(CommandResult.plural(sample.damagedSkipped, "damaged document")) left out of the sample; .check \(name) lists them, .repair \(name) quarantines them\n")
+        }
         let rows: [[JSONValue?]] = sample.order.map { path in
             let entry = sample.fields[path] ?? ([], 0)
             return [.string(path.description), .string(entry.types.sorted().joined(separator: ", ")),

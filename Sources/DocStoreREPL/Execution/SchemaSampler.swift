@@ -5,6 +5,8 @@ import DocStore
 /// each, and in how many sampled documents.
 struct FieldSample: Sendable {
     var sampled = 0
+    /// Damaged documents (not valid JSON) left out of the sample: `.check` lists them.
+    var damagedSkipped = 0
     var fields: [FieldPath: (types: Set<String>, documents: Int)] = [:]
     /// Paths in the order they were first seen, so `.schema` follows the documents.
     var order: [FieldPath] = []
@@ -76,17 +78,35 @@ final class StoreSchema: SchemaProvider {
     /// first rows) are seen too.
     func sample(_ collection: String) throws -> FieldSample {
         if let cached = samples[collection] { return cached }
-        var sample = FieldSample()
         let documents = store.collection(named: collection)
-        let keys = try documents.keys()
-        if keys.count <= sampleSize {
-            try documents.forEach { sample.add($0) }
-        } else {
-            let step = Double(keys.count) / Double(sampleSize)
-            let picked = (0..<sampleSize).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
-            for document in try documents.get(picked) { sample.add(document) }
+        var sample = FieldSample()
+        do {
+            try add(documents, excluding: [], to: &sample)
+        } catch DocStoreError.corruptDocument {
+            // One damaged document must not hide the others' fields: sample around
+            // them (found by a scan, only now that there are some).
+            let damaged = Set(try documents.damagedDocuments().compactMap { error -> DocumentKey? in
+                if case .corruptDocument(_, let key, _) = error { key } else { nil }
+            })
+            sample = FieldSample()
+            sample.damagedSkipped = damaged.count
+            try add(documents, excluding: damaged, to: &sample)
         }
         samples[collection] = sample
         return sample
+    }
+
+    private func add(_ documents: DocumentCollection<JSONValue>, excluding damaged: Set<DocumentKey>,
+                     to sample: inout FieldSample) throws {
+        let keys = try documents.keys().filter { !damaged.contains($0) }
+        let picked: [DocumentKey]
+        if keys.count <= sampleSize {
+            guard !damaged.isEmpty else { return try documents.forEach { sample.add($0) } }
+            picked = keys
+        } else {
+            let step = Double(keys.count) / Double(sampleSize)
+            picked = (0..<sampleSize).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
+        }
+        for document in try documents.get(picked) { sample.add(document) }
     }
 }

@@ -63,6 +63,7 @@ public final class REPLSession {
         runner = CommandRunner(store: store, schema: schema)
         runner.displayLimit = options.displayLimit
         if options.interactive, errors.isTerminal { runner.progressOutput = errors }
+        runner.notes = errors
     }
 
     /// What ctrl-C sets while a command runs; the launcher passes
