@@ -48,6 +48,9 @@ func tour(storePath: String) throws {
 
     let raw = store.collection(named: "teams")         // the same documents, untyped
     print(try raw.get(1)?["nickName"] ?? "none")       // "Sox"
+
+    let report = try store.check()                     // SQLite's integrity check, the catalog, every document
+    if !report.isHealthy { print(report) }             // what is wrong, and what repair(collection:) would do
 }
 // README-USAGE-END
 
