@@ -26,8 +26,9 @@ struct FileErrorLabelTests {
 
     /// Runs `docstore` through `bash -c`, after `setup` (a limit on this process)
     /// and under `wrapper` (another user), with `input` on its standard input.
-    func docstore(_ arguments: [String], setup: String = "", wrapper: String = "", input: String? = nil) throws -> ProcessOutput {
-        let binary = try docstoreBinary().path
+    func docstore(_ arguments: [String], setup: String = "", wrapper: String = "", input: String? = nil,
+                  binary: String? = nil) throws -> ProcessOutput {
+        let binary = try binary ?? docstoreBinary().path
         let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         return try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", "\(setup) exec \(wrapper) \(quoted)"], input: input)
     }
@@ -41,15 +42,20 @@ struct FileErrorLabelTests {
         let asUnprivileged = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups" : ""
         try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: directory.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        // A copy of the binary the unprivileged user can surely reach (the build
+        // folder may sit below folders only root can enter).
+        let binary = directory.appendingPathComponent("docstore").path
+        try FileManager.default.copyItem(atPath: try docstoreBinary().path, toPath: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
         let before = try bytes(path)
 
-        let write = try docstore([path, "-c", #"events.insert({"id": 5})"#], wrapper: asUnprivileged)
+        let write = try docstore([path, "-c", #"events.insert({"id": 5})"#], wrapper: asUnprivileged, binary: binary)
         #expect(write.status == 1)
         #expect(write.stderr.contains("can't be written"), "\(write.stderr)")
         #expect(write.stderr.contains("--read-only"), "the message says what to do: \(write.stderr)")
         #expect(!write.stderr.contains("not a DocStore store"))
 
-        let read = try docstore([path, "--read-only", "--mode", "ndjson", "-c", "events.count()"], wrapper: asUnprivileged)
+        let read = try docstore([path, "--read-only", "--mode", "ndjson", "-c", "events.count()"], wrapper: asUnprivileged, binary: binary)
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
         #expect(try bytes(path) == before, "the file was not changed")
