@@ -8,8 +8,7 @@ import Testing
 @Suite("Fault: .schema around damaged documents")
 struct DamagedSchemaTests {
     @Test func schemaSamplesAroundADamagedDocumentAndSaysSo() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docstore-schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("s.sqlite").path
         do {

@@ -11,8 +11,7 @@ import Testing
 @Suite("Fault: file errors say what they are")
 struct FileErrorLabelTests {
     func makeStore(documents: Int = 1) throws -> (path: String, directory: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docstore-label-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory()
         let path = directory.appendingPathComponent("store.sqlite").path
         let store = try DocumentStore(path: path)
         try store.collection(named: "events")
@@ -76,8 +75,7 @@ struct FileErrorLabelTests {
     }
 
     @Test func anIOErrorWhileCreatingAStoreIsNotCalledNotAStore() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docstore-label-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("empty.sqlite").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))

@@ -10,8 +10,7 @@ import Testing
 @Suite("Fault: several processes on one store", .serialized)
 struct MultiProcessTests {
     func makeStore() throws -> (path: String, directory: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docstore-mp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory()
         let path = directory.appendingPathComponent("shared.sqlite").path
         try DocumentStore(path: path).collection(named: "events").insert(["id": 0, "worker": -1])
         return (path, directory)
