@@ -28,6 +28,9 @@ final class CollectionCache: Sendable {
         var changes: [ObjectIdentifier: [Change]] = [:]
         /// The last `data_version` each connection reported.
         var dataVersions: [ObjectIdentifier: Int64] = [:]
+        /// Connections whose open transaction was already checked: what others
+        /// commit can't reach a transaction once it has begun.
+        var checkedTransactions: Set<ObjectIdentifier> = []
         var nextSequence = 0
 
         /// Whether any open transaction created or dropped `name`.
@@ -68,14 +71,25 @@ final class CollectionCache: Sendable {
     }
 
     /// Forgets the committed entries when another connection or process has
-    /// committed since `db`'s connection last asked. Costs one cached `PRAGMA`.
+    /// committed since `db`'s connection last asked. Costs one cached `PRAGMA`,
+    /// once per write transaction (no one else can commit while it is open), or
+    /// once per call otherwise.
     func refresh(for db: Database) throws {
-        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
         let connection = ObjectIdentifier(db)
+        // Only writable connections can learn when their transaction ends (GRDB
+        // doesn't notify read-only ones); reads check every time.
+        let inTransaction = db.isInsideTransaction && !db.configuration.readonly
+        if inTransaction, state.withLock({ $0.checkedTransactions.contains(connection) }) { return }
+        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
         state.withLock { state in
             if state.dataVersions.updateValue(version, forKey: connection) != version {
                 state.committed.removeAll()
             }
+            if inTransaction { state.checkedTransactions.insert(connection) }
+        }
+        if inTransaction {
+            let forget: @Sendable (Database) -> Void = { [self] _ in _ = state.withLock { $0.checkedTransactions.remove(connection) } }
+            db.afterNextTransaction(onCommit: forget, onRollback: forget)
         }
     }
 
