@@ -80,7 +80,12 @@ final class CollectionCache: Sendable {
         // doesn't notify read-only ones); reads check every time.
         let inTransaction = db.isInsideTransaction && !db.configuration.readonly
         if inTransaction, state.withLock({ $0.checkedTransactions.contains(connection) }) { return }
-        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        // Stepped directly: GRDB's generic fetchOne cost more than SQLite's pragma,
+        // and autocommit writes (one per call) pay this every time.
+        let statement = try RawStatement(db, sql: "PRAGMA data_version")
+        defer { statement.finish() }
+        try statement.step()
+        let version = statement.int64(at: 0)
         state.withLock { state in
             if state.dataVersions.updateValue(version, forKey: connection) != version {
                 state.committed.removeAll()
