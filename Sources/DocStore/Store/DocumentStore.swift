@@ -209,6 +209,15 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// A number that changes whenever another connection or process commits to
+    /// the store (SQLite's `PRAGMA data_version` on the writer's connection), so
+    /// that tools caching what they read, like the REPL's schema, notice at once.
+    package func changesByOthers() throws -> Int64 {
+        try access(collection: nil) {
+            try writer.unsafeReentrantRead { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        }
+    }
+
     /// A plain key/value area for typed values under string keys (settings,
     /// counters, small state) beside the collections.
     public var values: KeyValueArea { KeyValueArea(store: self) }

@@ -39,7 +39,8 @@ struct FieldSample: Sendable {
 }
 
 /// The store's schema as the parser and the completer see it, sampled lazily per
-/// collection and cached until the next write.
+/// collection and cached until the next write, this session's or another
+/// process's.
 final class StoreSchema: SchemaProvider {
     let store: DocumentStore
     /// How many documents to read per collection: enough to see the usual
@@ -47,6 +48,8 @@ final class StoreSchema: SchemaProvider {
     let sampleSize: Int
     private var names: [String]?
     private var samples: [String: FieldSample] = [:]
+    /// The store's count of other processes' commits when the cache was filled.
+    private var changesByOthers: Int64?
 
     init(store: DocumentStore, sampleSize: Int = 200) {
         self.store = store
@@ -59,7 +62,17 @@ final class StoreSchema: SchemaProvider {
         samples = [:]
     }
 
+    /// Forgets what was sampled when another process has committed since.
+    private func forgetChangesByOthers() {
+        let current = try? store.changesByOthers()
+        if current != changesByOthers {
+            invalidate()
+            changesByOthers = current
+        }
+    }
+
     func collectionNames() -> [String] {
+        forgetChangesByOthers()
         if let names { return names }
         // A store that can't list its collections offers no suggestions; the
         // command itself will then report the store's error.
@@ -77,6 +90,7 @@ final class StoreSchema: SchemaProvider {
     /// keys, so fields that only later documents have (columns empty in a CSV's
     /// first rows) are seen too.
     func sample(_ collection: String) throws -> FieldSample {
+        forgetChangesByOthers()
         if let cached = samples[collection] { return cached }
         let documents = store.collection(named: collection)
         var sample = FieldSample()

@@ -101,3 +101,26 @@ struct MultiProcessTests {
         #expect(try store.collection(named: "events").count() == 1, "re-created by this process after the other dropped it")
     }
 }
+
+/// The REPL's own schema cache (collection names for the parser, sampled fields)
+/// follows other processes' changes too.
+@Suite("Fault: a REPL session sees other processes' collections")
+struct REPLSessionSeesOtherProcessesTests {
+    @Test func aCollectionCreatedElsewhereIsKnownAtOnceAndADroppedOneIsGone() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.sqlite").path
+        let harness = try SessionHarness(interactive: false, sample: false, store: DocumentStore(path: path))
+        #expect(harness.feed(".collections") == .done)
+
+        let other = try DocumentStore(path: path)
+        try other.collection(named: "late").insert(["id": 1, "score": 7])
+        #expect(harness.feed("late.filter { $0.score == 7 }.count()") == .done, "\(harness.errors.text)")
+        #expect(harness.output.text.contains("1"))
+        #expect(!harness.errors.text.contains("unknown collection"))
+
+        try other.dropCollection(named: "late")
+        #expect(harness.feed("late.count()") == .failed, "a dropped collection is unknown again")
+        #expect(harness.errors.text.contains("late"))
+    }
+}
