@@ -85,6 +85,8 @@ public enum DocStoreError: Error, Sendable {
     /// A number grew past what a JSON integer can hold in DocStore (Int64), in an
     /// `increment` or a generated key. Nothing was changed.
     case numericOverflow(collection: String, field: String?, key: DocumentKey?, reason: String)
+    /// The store was closed with ``DocumentStore/close()``; open it again to use it.
+    case storeClosed(path: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
 }
@@ -158,6 +160,8 @@ extension DocStoreError: CustomStringConvertible {
             return "\(path) is a damaged SQLite database: \(shown); DocStore changed nothing in it: restore it from a backup, or recover what it can with sqlite3's .recover"
         case let .numericOverflow(collection, field, key, reason):
             return "number overflow\(field.map { " in field \($0)" } ?? "")\(key.map { " of document \($0)" } ?? "") in collection \(Self.name(collection)): \(reason); nothing was changed"
+        case let .storeClosed(path):
+            return "the store \(path) was closed (close()); open it again to use it"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// An embedded document store: one SQLite file (in WAL mode) or an in-memory
 /// database holding collections of JSON documents.
@@ -89,12 +90,44 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// Set by ``close()``: every later call throws ``DocStoreError/storeClosed(path:)``.
+    private let isClosed = Atomic<Bool>(false)
+
     deinit {
-        // The last connection to close moves the write-ahead log into the file and
-        // deletes it, and only a read-write connection can: readers close first.
+        try? closeConnections()
+    }
+
+    /// Ends every connection to the store, moving the write-ahead log into the
+    /// store's file (so the file alone holds everything), and makes every later
+    /// call throw ``DocStoreError/storeClosed(path:)``. Closing twice is harmless.
+    /// An in-memory store's documents are gone once it is closed.
+    ///
+    /// A store also closes when its last reference goes away; `close()` makes the
+    /// moment certain: before a backup copies the file, or when an app leaves a
+    /// document.
+    ///
+    /// - Throws: ``DocStoreError/database(message:collection:)`` when called inside
+    ///   a `write { }` or `read { }` block (finish the block first), or when SQLite
+    ///   can't close a connection another thread is still using.
+    public func close() throws {
+        if storeAccessDepth.current > 0 {
+            throw DocStoreError.database(message: "close() was called inside a write or read block of the store; close it after the block", collection: nil)
+        }
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        do {
+            try closeConnections()
+        } catch let error as DatabaseError {
+            throw DocStoreError(sqliteCode: error.resultCode.primaryResultCode.rawValue,
+                                message: error.message ?? "\(error)", collection: nil, path: path)
+        }
+    }
+
+    /// The last connection to close moves the write-ahead log into the file and
+    /// deletes it, and only a read-write connection can: readers close first.
+    private func closeConnections() throws {
         pointReader?.close()
-        try? (reader as? DatabasePool)?.close()
-        try? (writer as? DatabaseQueue)?.close()
+        try (reader as? DatabasePool)?.close()
+        try (writer as? DatabaseQueue)?.close()
     }
 
     private init(inMemoryWith queue: DatabaseQueue) {
@@ -322,6 +355,7 @@ extension DocumentStore {
     /// that name the collection and the file. DocStore's own errors, and errors
     /// thrown by the user's closures, pass through unchanged.
     func access<R>(collection: String?, _ body: () throws -> R) throws -> R {
+        if isClosed.load(ordering: .relaxed) { throw DocStoreError.storeClosed(path: path ?? ":memory:") }
         do {
             return try body()
         } catch let error as DatabaseError {

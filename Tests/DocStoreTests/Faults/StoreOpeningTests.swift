@@ -64,3 +64,38 @@ struct StoreOpeningTests {
         #expect(error.localizedDescription.contains("locked by another connection or process"))
     }
 }
+
+/// `close()`: every connection ends, the file alone holds everything, and later
+/// calls say the store is closed.
+@Suite("Closing a store")
+struct StoreClosingTests {
+    @Test func closeCheckpointsTheFileAndLaterCallsThrowStoreClosed() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        let teams = store.collection(Team.self)
+        try teams.insert(contentsOf: sampleTeams)
+        #expect(try teams.get(1) != nil, "the point reader has a connection open")
+        try store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the log was moved into the file")
+        let copy = directory.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        #expect(try DocumentStore(path: copy).collection(Team.self).all() == sampleTeams)
+
+        for (what, call) in [("get", { _ = try teams.get(1) }), ("insert", { try teams.insert(sampleTeams[0]) }),
+                             ("collections", { _ = try store.collections() }), ("write", { try store.write { _ in } })] as [(String, () throws -> Void)] {
+            let error = try #require(throws: DocStoreError.self, "\(what)") { try call() }
+            guard case .storeClosed(let closedPath) = error else { Issue.record("\(what): expected storeClosed, got \(error)"); continue }
+            #expect(closedPath == path)
+        }
+        try store.close()  // twice is harmless
+        #expect(try DocumentStore(path: path).collection(Team.self).count() == 4, "the file opens again")
+    }
+
+    @Test func closeInsideABlockIsRefusedAndTheStoreStaysOpen() throws {
+        let store = try DocumentStore.inMemory()
+        try store.collection(Team.self).insert(sampleTeams[0])
+        #expect(throws: DocStoreError.self) { try store.write { _ in try store.close() } }
+        #expect(try store.collection(Team.self).count() == 1)
+    }
+}
