@@ -5,7 +5,8 @@ import SwiftSyntaxMacros
 
 /// `@Document`: adds `QueryableDocument` conformance and a `Fields` struct with one
 /// typed `DocumentField` per stored property, keyed as the property is stored in
-/// JSON (honouring `CodingKeys`).
+/// JSON (honouring `CodingKeys`). Both are `nonisolated`, whatever the module's
+/// default isolation.
 public struct DocumentMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -34,9 +35,15 @@ public struct DocumentMacro: ExtensionMacro {
                 """)
         }
         let conformance = protocols.isEmpty ? "" : ": DocStore.QueryableDocument"
+        // `nonisolated` on the extension and on `Fields`: in a module built with
+        // `.defaultIsolation(MainActor.self)` (new Xcode app targets) both would
+        // otherwise be main-actor isolated, making the conformance main-actor
+        // isolated and typed queries unusable off the main actor. The fields only
+        // build paths (and `Fields` is `Sendable` through `DocumentFieldSet`), so
+        // nothing in them needs an actor. Elsewhere `nonisolated` changes nothing.
         let source: DeclSyntax = """
-            extension \(type.trimmed)\(raw: conformance) {
-            \(raw: access)struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension \(type.trimmed)\(raw: conformance) {
+            \(raw: access)nonisolated struct Fields: DocStore.DocumentFieldSet {
             \(raw: members.joined(separator: "\n"))
             }
             }

@@ -61,8 +61,8 @@ struct DocumentMacroTests {
                 func method() {}
             }
 
-            extension Player: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Player: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -142,8 +142,8 @@ struct DocumentMacroTests {
                 }
             }
 
-            extension Player: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Player: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -187,8 +187,8 @@ struct DocumentMacroTests {
                 }
             }
 
-            extension Point: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Point: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -225,8 +225,8 @@ struct DocumentMacroTests {
                 package var league: String
             }
 
-            extension Team: DocStore.QueryableDocument {
-                public struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Team: DocStore.QueryableDocument {
+                public nonisolated struct Fields: DocStore.DocumentFieldSet {
                     public let _path: DocStore.FieldPath
                     public init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -265,8 +265,8 @@ struct DocumentMacroTests {
                 var label: String
             }
 
-            extension Box: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Box: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -294,8 +294,8 @@ struct DocumentMacroTests {
                 var left: Int
             }
 
-            extension Pair: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Pair: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -340,8 +340,8 @@ struct DocumentMacroTests {
                 var id: Int
             }
 
-            extension Player: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Player: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -383,8 +383,8 @@ struct DocumentMacroTests {
                 var id: Int
             }
 
-            extension Player: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Player: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -429,8 +429,8 @@ struct DocumentMacroTests {
                 var id: Int
             }
 
-            extension Player: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Player: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path
@@ -560,8 +560,8 @@ struct DocumentMacroTests {
                 var number: Int = 0
             }
 
-            extension Player: DocStore.QueryableDocument {
-                struct Fields: DocStore.DocumentFieldSet {
+            nonisolated extension Player: DocStore.QueryableDocument {
+                nonisolated struct Fields: DocStore.DocumentFieldSet {
                     let _path: DocStore.FieldPath
                     init(_path: DocStore.FieldPath) {
                         self._path = _path

@@ -17,6 +17,10 @@
 /// JSON: a `CodingKeys` enum is honoured (its raw values name the members, and a
 /// property it leaves out gets no field). Computed, static and `lazy` properties
 /// get no field. Every stored property needs an explicit type annotation.
+///
+/// The generated extension and `Fields` struct are `nonisolated`, so a model works
+/// in a module built with `.defaultIsolation(MainActor.self)`: declare it
+/// `nonisolated struct Player` and its typed queries run off the main actor too.
 @attached(extension, conformances: QueryableDocument, names: named(Fields))
 public macro Document() = #externalMacro(module: "DocStoreMacros", type: "DocumentMacro")
 
