@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -46,6 +46,29 @@ let package = Package(
             swiftSettings: [
                 // Compile-time health: a long filter block must type-check fast.
                 .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
+            ]
+        ),
+        // `@Document` models in an app-style target: main-actor isolation by default
+        // plus the upcoming features Xcode's "Approachable Concurrency" turns on
+        // (isolated conformances are inferred, which is what made the generated
+        // conformance main-actor isolated before it was `nonisolated`).
+        .testTarget(
+            name: "DocStoreDefaultIsolationTests",
+            dependencies: ["DocStore"],
+            swiftSettings: [
+                .defaultIsolation(MainActor.self),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .unsafeFlags(["-warnings-as-errors"]),
+            ]
+        ),
+        // `@Document` models in a Swift 5 language mode target still build and query.
+        .testTarget(
+            name: "DocStoreSwift5Tests",
+            dependencies: ["DocStore"],
+            swiftSettings: [
+                .swiftLanguageMode(.v5),
+                .unsafeFlags(["-warnings-as-errors"]),
             ]
         ),
         .testTarget(
