@@ -47,7 +47,7 @@ nonisolated func teamRoster(_ players: DocumentCollection<Player>, team: Int, mi
 /// (`NonisolatedNonsendingByDefault` would otherwise keep a nonisolated async
 /// function on the main actor when called from it).
 @concurrent nonisolated func concurrentCount(_ players: DocumentCollection<Player>, above number: Int) async throws -> Int {
-    try players.filter { $0.number > number }.count()
+    try await players.filter { $0.number > number }.count()
 }
 
 @Suite("@Document under default MainActor isolation")

@@ -47,11 +47,14 @@ extension DocumentStore {
                     let target = collection(named: quarantine)
                     let delete = try RawStatement(db, sql: IntegritySQL.deleteRow(collection: name), cached: false)
                     defer { delete.finish() }
-                    for (storedKey, document) in moved {
+                    let isObserved = changeTracker.isObserved(name)
+                    for ((storedKey, document), key) in zip(moved, result.movedKeys) {
                         try target.insert(document)
                         delete.bind(storedKey, at: 1)
                         try delete.step()
                         delete.finish()
+                        // A damaged body can't be read back: observers learn only its key.
+                        if isObserved { changeTracker.record(.deleted(key, .unknown, in: name), in: db) }
                     }
                     return result
                 }

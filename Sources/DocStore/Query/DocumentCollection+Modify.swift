@@ -8,9 +8,19 @@ extension DocumentCollection {
         try store.access(collection: name) {
             try store.writeAccess { db in
                 let compiled = try queryCompiler(in: db).delete(query)
-                guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
-                try run(compiled, in: db)
-                return db.changesCount
+                guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
+                guard store.changeTracker.isObserved(name) else {
+                    try run(compiled, in: db)
+                    return db.changesCount
+                }
+                // One statement, so all or nothing on its own: its rows are recorded
+                // only once it has run to the end.
+                var deleted: [RecordedWrite] = []
+                try run(compiled + " RETURNING key, body", in: db) { row in
+                    deleted.append(.deleted(row.key(at: 0, kind: info.keyKind), .stored(Array(row.bytes(at: 1))), in: name))
+                }
+                for write in deleted { store.changeTracker.record(write, in: db) }
+                return deleted.count
             }
         }
     }
@@ -63,8 +73,18 @@ extension DocumentCollection {
                         }
                     }
                     do {
-                        try run(compiled, in: db)
-                        return db.changesCount
+                        guard store.changeTracker.isObserved(name) else {
+                            try run(compiled, in: db)
+                            return db.changesCount
+                        }
+                        var updated: [RecordedWrite] = []
+                        try run(compiled + " RETURNING key, body", in: db) { row in
+                            updated.append(RecordedWrite(
+                                collection: name, kind: .update, key: row.key(at: 0, kind: info.keyKind),
+                                old: .unknown, new: .stored(Array(row.bytes(at: 1))), changedPaths: updates.map(\.path)))
+                        }
+                        for write in updated { store.changeTracker.record(write, in: db) }
+                        return updated.count
                     } catch let failure as SQLiteFailure where failure.isUniqueViolation {
                         // SQLite doesn't say which document broke the index: replay the
                         // update one document at a time to find it (the transaction

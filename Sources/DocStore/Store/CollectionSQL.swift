@@ -14,6 +14,9 @@ struct CollectionSQL: Sendable {
     let selectKeys: String
     let maxKey: String
     let replaceBody: String
+    /// `delete` and `deleteAll` returning what they delete, for change observation.
+    let deleteReturningBody: String
+    let deleteAllReturning: String
 
     init(collection name: String) {
         let table = quoteIdentifier(name)
@@ -30,6 +33,8 @@ struct CollectionSQL: Sendable {
         selectKeys = "SELECT key FROM \(table) ORDER BY key"
         maxKey = "SELECT max(key) FROM \(table)"
         replaceBody = "UPDATE \(table) SET body = ? WHERE key = ?"
+        deleteReturningBody = "DELETE FROM \(table) WHERE key = ? RETURNING body"
+        deleteAllReturning = "DELETE FROM \(table) RETURNING key, body"
     }
 }
 

@@ -43,12 +43,19 @@ extension DocumentCollection {
                 try ensuringCollection(keyKind: key.kind, in: db) { info in
                     let key = adapt(key, to: info.keyKind)
                     try check(key, against: info)
+                    // Observers are told whether a save inserted or replaced, and what.
+                    let old = store.changeTracker.isObserved(name) ? try storedBody(key, in: db) : nil
                     let statement = try RawStatement(db, sql: sql.upsert)
                     defer { statement.finish() }
                     statement.bind(key, at: 1)
                     try ModelCoding.withEncoded(model, collection: name, key: key) {
                         statement.bindStatic($0, at: 2)
                         try step(statement, key: key, in: db)
+                        if let old {
+                            store.changeTracker.record(RecordedWrite(
+                                collection: name, kind: old == .absent ? .insert : .update, key: key,
+                                old: old, new: .stored(Array($0))), in: db)
+                        }
                     }
                 }
             }
@@ -81,6 +88,7 @@ extension DocumentCollection {
                         throw DocStoreError.documentNotFound(collection: name, key: key)
                     }
                     var model = try ModelCoding.decode(Model.self, from: select.bytes(at: 0), collection: name, key: key)
+                    let old = store.changeTracker.isObserved(name) ? Array(select.bytes(at: 0)) : nil
                     select.finish()
                     try mutate(&model)
                     if let newKey = keyOf?(model).map({ adapt($0, to: info.keyKind) }), newKey != key {
@@ -92,6 +100,10 @@ extension DocumentCollection {
                     try ModelCoding.withEncoded(model, collection: name, key: key) {
                         statement.bindStatic($0, at: 1)
                         try step(statement, key: key, in: db)
+                        if let old {
+                            store.changeTracker.record(RecordedWrite(
+                                collection: name, kind: .update, key: key, old: .stored(old), new: .stored(Array($0))), in: db)
+                        }
                     }
                     return model
                 }
@@ -107,11 +119,21 @@ extension DocumentCollection {
             try store.writeAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return false }
                 try check(key, against: info)
-                let statement = try RawStatement(db, sql: sql.delete)
+                guard store.changeTracker.isObserved(name) else {
+                    let statement = try RawStatement(db, sql: sql.delete)
+                    defer { statement.finish() }
+                    statement.bind(key, at: 1)
+                    try statement.step()
+                    return db.changesCount > 0
+                }
+                let statement = try RawStatement(db, sql: sql.deleteReturningBody)
                 defer { statement.finish() }
                 statement.bind(key, at: 1)
-                try statement.step()
-                return db.changesCount > 0
+                guard try statement.step() else { return false }
+                let old = Array(statement.bytes(at: 0))
+                while try statement.step() {}
+                store.changeTracker.record(.deleted(key, .stored(old), in: name), in: db)
+                return true
             }
         }
     }
@@ -123,6 +145,9 @@ extension DocumentCollection {
         try store.access(collection: name) {
             try store.writeAccess { db in
                 guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
+                if store.changeTracker.isObserved(name) {
+                    return try store.withinTransaction(db) { try recordDeletionOfAll(in: db, deleting: true) }
+                }
                 let statement = try RawStatement(db, sql: sql.deleteAll)
                 defer { statement.finish() }
                 try statement.step()
@@ -137,7 +162,7 @@ extension DocumentCollection {
     func insertOne(_ model: Model, in db: Database) throws -> DocumentKey {
         let givenKey = keyOf?(model)
         return try ensuringCollection(keyKind: givenKey?.kind ?? .integer, in: db, forceTransaction: keyOf != nil && givenKey == nil) { info in
-            var statements = InsertStatements()
+            var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
             return try insert(model, givenKey: givenKey, into: info, in: db, statements: &statements)
         }
     }
@@ -148,7 +173,7 @@ extension DocumentCollection {
         var keys: [DocumentKey] = []
         keys.reserveCapacity(models.underestimatedCount)
         var info: CollectionInfo?
-        var statements = InsertStatements()
+        var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
         for model in models {
             if let info {
                 keys.append(try insert(model, givenKey: keyOf?(model), into: info, in: db, statements: &statements))
@@ -169,6 +194,9 @@ extension DocumentCollection {
         let encoder = StreamEncoder()
         /// The largest integer key, once read: keys generated in one call follow it.
         var largestKey: Int64?
+        /// Whether the inserts are recorded for observers; decided once a call
+        /// (observers are added between transactions).
+        let recordsChanges: Bool
     }
 
     private func insert(
@@ -191,6 +219,7 @@ extension DocumentCollection {
             try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key) {
                 statement.bindStatic($0, at: 2)
                 try step(statement, key: key, in: db)
+                if statements.recordsChanges { store.changeTracker.record(.inserted(key, Array($0), in: name), in: db) }
             }
             if case .integer(let given) = key, let largest = statements.largestKey, given > largest {
                 statements.largestKey = given  // generated keys of this call go past it
@@ -205,6 +234,9 @@ extension DocumentCollection {
         try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: nil) {
             statement.bindStatic($0, at: 1)
             try step(statement, key: nil, in: db)
+            if statements.recordsChanges {
+                store.changeTracker.record(.inserted(.integer(db.lastInsertedRowID), Array($0), in: name), in: db)
+            }
         }
         statements.largestKey = db.lastInsertedRowID
         return .integer(db.lastInsertedRowID)
@@ -298,5 +330,29 @@ extension DocumentCollection {
             return .uniqueConstraint(collection: name, fields: index.fields.map(\.description), key: key)
         }
         return .uniqueConstraint(collection: name, fields: [failure.message], key: key)
+    }
+
+    /// The stored body under `key`, as recorded for observers.
+    func storedBody(_ key: DocumentKey, in db: Database) throws -> RecordedWrite.Body {
+        let select = try RawStatement(db, sql: sql.selectBody)
+        defer { select.finish() }
+        select.bind(key, at: 1)
+        return try select.step() ? .stored(Array(select.bytes(at: 0))) : .absent
+    }
+
+    /// Records the deletion of every document (the collection is being emptied or
+    /// dropped), deleting them too when `deleting`. Returns how many there were.
+    @discardableResult
+    func recordDeletionOfAll(in db: Database, deleting: Bool = false) throws -> Int {
+        guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
+        let statement = try RawStatement(db, sql: deleting ? sql.deleteAllReturning : sql.selectAll, cached: false)
+        defer { statement.finish() }
+        var count = 0
+        while try statement.step() {
+            let key = statement.key(at: 0, kind: info.keyKind)
+            store.changeTracker.record(.deleted(key, .stored(Array(statement.bytes(at: 1))), in: name), in: db)
+            count += 1
+        }
+        return count
     }
 }

@@ -34,6 +34,14 @@ public final class DocumentStore: Sendable {
     let pointReader: PointReader?
     /// Collections known to exist, by name: saves a catalog look-up on every call.
     let collectionCache = CollectionCache()
+    /// What each transaction writes, for observers (see ``ChangeTracker``).
+    let changeTracker = ChangeTracker()
+    /// The threads that run async callers' SQLite work (see ``DatabaseExecutor``).
+    let executor = DatabaseExecutor()
+    /// Polls for other processes' commits when asked (see ``otherProcessPollingInterval``).
+    let otherProcessMonitor = OtherProcessMonitor()
+    /// Fetches run by live queries (see ``liveQueryFetches``).
+    let liveFetchCount = Atomic<Int>(0)
 
     /// Opens the store at `path`, creating the file if it does not exist.
     ///
@@ -94,6 +102,7 @@ public final class DocumentStore: Sendable {
     private let isClosed = Atomic<Bool>(false)
 
     deinit {
+        otherProcessMonitor.stop()
         try? closeConnections()
     }
 
@@ -114,6 +123,7 @@ public final class DocumentStore: Sendable {
             throw DocStoreError.database(message: "close() was called inside a write or read block of the store; close it after the block", collection: nil)
         }
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        otherProcessMonitor.stop()
         do {
             try closeConnections()
         } catch let error as DatabaseError {
@@ -196,6 +206,9 @@ public final class DocumentStore: Sendable {
             let existed = try writeAccess { db in
                 try withinTransaction(db) {
                     guard try Catalog.collection(named: name, in: db) != nil else { return false }
+                    if changeTracker.isObserved(name) {
+                        try collection(named: name).recordDeletionOfAll(in: db)
+                    }
                     try Catalog.dropCollection(named: name, in: db)
                     collectionCache.record(name, nil, in: db)
                     return true
@@ -259,6 +272,7 @@ public final class DocumentStore: Sendable {
 
     func writeAccess<R>(_ body: (Database) throws -> R) throws -> R {
         if isReadOnly { throw DocStoreError.readOnly(path: path ?? ":memory:") }
+        let token = CancellationToken.current
         return try writer.unsafeReentrantWrite { db in
             if openTransactionDepth.current > 0, !db.isInsideTransaction {
                 // SQLite rolled back the enclosing transaction after an error (a full
@@ -267,14 +281,21 @@ public final class DocumentStore: Sendable {
                     message: "the transaction was rolled back by SQLite after an earlier error in it; nothing of it was kept, and nothing more is written until the write block ends",
                     collection: nil)
             }
-            return try writeAccessDepth.inside { try storeAccessDepth.inside { try body(db) } }
+            return try writeAccessDepth.inside { try storeAccessDepth.inside { try interruptible(db, token, body) } }
         }
+    }
+
+    /// Runs `body`, interruptible by the cancellation of the async call it serves.
+    private func interruptible<R>(_ db: Database, _ token: CancellationToken?, _ body: (Database) throws -> R) throws -> R {
+        guard let token else { return try body(db) }
+        return try token.attached(to: db.sqliteConnection) { try body(db) }
     }
 
     func readAccess<R>(_ body: (Database) throws -> R) throws -> R {
         // Inside a write, reads see its changes: they run on the writer's connection.
         let connections: any DatabaseReader = writeAccessDepth.current > 0 ? writer : reader
-        return try connections.unsafeReentrantRead { db in try storeAccessDepth.inside { try body(db) } }
+        let token = CancellationToken.current
+        return try connections.unsafeReentrantRead { db in try storeAccessDepth.inside { try interruptible(db, token, body) } }
     }
 
     /// The point reader, when a single-document read may use it: a file store, and
@@ -310,6 +331,7 @@ public final class DocumentStore: Sendable {
             return try body()
         } else if db.isInsideTransaction {
             let mark = collectionCache.savepointMark()
+            let changesMark = changeTracker.savepointMark(in: db)
             do {
                 try db.inSavepoint {
                     result = try openTransactionDepth.inside(body)
@@ -317,6 +339,7 @@ public final class DocumentStore: Sendable {
                 }
             } catch {
                 collectionCache.rollBack(to: mark, in: db)
+                changeTracker.rollBack(to: changesMark, in: db)
                 throw error
             }
         } else {

@@ -60,7 +60,7 @@ struct CrashSafetyTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DocumentStore(path: path)
         let entries = store.collection(Entry.self)
-        try entries.insert(Entry(id: 0, batch: 0, payload: "seed"))
+        try await entries.insert(Entry(id: 0, batch: 0, payload: "seed"))
         let writes = 400
         let readerCounts = try await withThrowingTaskGroup(of: Int.self) { group in
             group.addTask {
@@ -89,7 +89,7 @@ struct CrashSafetyTests {
             return counts
         }
         #expect(readerCounts.count == 6)
-        #expect(try entries.count() == writes + 1, "no lost write")
-        #expect(try entries.get(0)?.batch == writes / 50, "no lost update")
+        #expect(try await entries.count() == writes + 1, "no lost write")
+        #expect(try await entries.get(0)?.batch == writes / 50, "no lost update")
     }
 }

@@ -1,0 +1,59 @@
+import Dispatch
+
+/// Runs the SQLite work of async calls on threads of the store's own, never on
+/// Swift's cooperative pool: a blocking SQLite call there would hold one of its
+/// few threads (one per core) and starve every other task.
+///
+/// Reads run on a concurrent queue, side by side as the store's read-only
+/// connections allow; writes on a serial queue, in the order they were called,
+/// as SQLite allows one writer at a time anyway.
+final class DatabaseExecutor: Sendable {
+    enum Work {
+        case read, write
+    }
+
+    private let reads = DispatchQueue(label: "DocStore.reads", qos: .userInitiated, attributes: .concurrent)
+    private let writes = DispatchQueue(label: "DocStore.writes", qos: .userInitiated)
+
+    /// Runs `body` off the cooperative pool and returns its result. Cancelling the
+    /// awaiting task interrupts `body`'s statement in progress and throws
+    /// `CancellationError`; a `body` that completed keeps its result (a write that
+    /// committed stays committed).
+    func run<R>(_ work: Work, _ body: @escaping @Sendable () throws -> sending R) async throws -> sending R {
+        try Task.checkCancellation()
+        let token = CancellationToken()
+        let queue = work == .read ? reads : writes
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+                queue.async {
+                    do {
+                        let result = try CancellationToken.with(token) {
+                            if token.isCancelled { throw CancellationError() }
+                            return try body()
+                        }
+                        continuation.resume(returning: result)
+                    } catch {
+                        continuation.resume(throwing: token.isCancelled ? CancellationError() : error)
+                    }
+                }
+            }
+        } onCancel: {
+            token.cancel()
+        }
+    }
+
+    /// Runs `body` on the read queue without waiting for it (live queries' fetches).
+    func schedule(_ body: @escaping @Sendable () -> Void) {
+        reads.async(execute: body)
+    }
+
+    /// Runs `body` on the write queue without waiting for it.
+    func scheduleWrite(_ body: @escaping @Sendable () -> Void) {
+        writes.async(execute: body)
+    }
+
+    /// Returns once the reads scheduled so far have run.
+    func waitForScheduledReads() {
+        reads.sync(flags: .barrier) {}
+    }
+}
