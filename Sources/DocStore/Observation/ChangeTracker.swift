@@ -117,6 +117,9 @@ final class ChangeTracker: Sendable {
     /// Whether any observer is registered.
     var hasObservers: Bool { observerCount.load(ordering: .acquiring) > 0 }
 
+    /// How many observers are registered.
+    var count: Int { observerCount.load(ordering: .acquiring) }
+
     // MARK: Publishing
 
     private func publishOnCommit(of db: Database) {

@@ -81,7 +81,10 @@ final class ChangesObserver<Model: Codable & Sendable>: StoreObserver {
         guard !isFinished.load(ordering: .acquiring), committed.touches(collection.name) else { return }
         do {
             let changes = try netChanges(committed)
-            if !changes.isEmpty { continuation.yield(changes) }
+            if !changes.isEmpty {
+                collection.store.changeSetCount.add(1, ordering: .relaxed)
+                continuation.yield(changes)
+            }
         } catch {
             isFinished.store(true, ordering: .releasing)
             collection.store.removeObserver(self)

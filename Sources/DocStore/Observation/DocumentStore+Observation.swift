@@ -49,6 +49,12 @@ extension DocumentStore {
     /// unrelated commits cost none.
     package var liveQueryFetches: Int { liveFetchCount.load(ordering: .relaxed) }
 
+    /// How many results live queries have yielded.
+    package var liveQueryYields: Int { liveYieldCount.load(ordering: .relaxed) }
+
+    /// How many change sets change streams have yielded.
+    package var changeSetsYielded: Int { changeSetCount.load(ordering: .relaxed) }
+
     /// Waits until every commit made so far has reached the observers and the
     /// fetches it caused have run: for tests and benchmarks that count fetches.
     package func waitForObservers() {

@@ -88,7 +88,12 @@ final class LiveObserver<Raw: Equatable & Sendable, Value: Sendable>: StoreObser
                     state.keys = keys
                     return true
                 }
-                if isNew { continuation.yield(try decode(raw)) }
+                if isNew {
+                    let value = try decode(raw)
+                    // Counted first: a consumer may run as soon as it is yielded.
+                    store.liveYieldCount.add(1, ordering: .relaxed)
+                    continuation.yield(value)
+                }
             } catch {
                 finish(error)
                 return

@@ -40,8 +40,11 @@ public final class DocumentStore: Sendable {
     let executor = DatabaseExecutor()
     /// Polls for other processes' commits when asked (see ``otherProcessPollingInterval``).
     let otherProcessMonitor = OtherProcessMonitor()
-    /// Fetches run by live queries (see ``liveQueryFetches``).
+    /// Fetches run and results yielded by live queries, and change sets yielded
+    /// (see ``liveQueryFetches``).
     let liveFetchCount = Atomic<Int>(0)
+    let liveYieldCount = Atomic<Int>(0)
+    let changeSetCount = Atomic<Int>(0)
 
     /// Opens the store at `path`, creating the file if it does not exist.
     ///
