@@ -167,6 +167,27 @@ public final class DocumentStore: Sendable {
                            keyOf: { $0.id.documentKey })
     }
 
+    /// The collection of `Model` values whose `id` is optional, GRDB's
+    /// auto-increment idiom (`var id: Int64?`): a model whose `id` is nil gets a
+    /// generated integer key, written into the stored document as its `id`.
+    /// `insert(&model)`, ``DocumentCollection/inserted(_:)``
+    /// and `save(&model)` also write it back into your model:
+    ///
+    ///     var player = Player(id: nil, name: "Arthur")
+    ///     try players.insert(&player)        // player.id == 1
+    ///
+    /// A model whose `id` is set is stored under that key.
+    ///
+    /// - Parameter name: The collection's name, by default derived from the type's
+    ///   name as for other models.
+    public func collection<Model: Codable & Identifiable>(
+        _ type: Model.Type, named name: String? = nil
+    ) -> DocumentCollection<Model> where Model.ID: OptionalDocumentKeyRepresentable {
+        let name = name ?? CollectionName.defaultName(for: type)
+        return DocumentCollection(store: self, name: name, keyOf: { $0.id.optionalDocumentKey },
+                                  assignKey: { model, key in try GeneratedKeys.writing(key, into: model, collection: name) })
+    }
+
     /// The collection of `Model` values that have no `id`: `insert` generates an
     /// integer key and returns it.
     public func collection<Model: Codable>(
@@ -181,6 +202,12 @@ public final class DocumentStore: Sendable {
     public func collection(named name: String) -> DocumentCollection<JSONValue> {
         DocumentCollection(store: self, name: name, keyOf: { document in
             document["id"].flatMap { DocumentKey(json: $0, kind: nil) }
+        }, assignKey: { document, key in
+            guard case .object(var members) = document else {
+                throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
+            }
+            members.updateValue(key.jsonValue, forKey: "id", insertingAt: 0)
+            return .object(members)
         })
     }
 
