@@ -23,21 +23,27 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// document without `"id"`, a model whose optional `id` is nil) and returns
     /// the document as stored. Nil when keys are never written into documents.
     let assignKey: ((Model, DocumentKey) throws -> Model)?
+    /// Why this collection can't be used, thrown by every operation: a default
+    /// name another type already uses, or a generic type's (see
+    /// `DocumentStore.collection(_:named:)`).
+    let nameProblem: DocStoreError?
     let sql: CollectionSQL
 
     init(store: DocumentStore, name: String, keyOf: ((Model) -> DocumentKey?)?,
-         assignKey: ((Model, DocumentKey) throws -> Model)? = nil) {
+         assignKey: ((Model, DocumentKey) throws -> Model)? = nil, nameProblem: DocStoreError? = nil) {
         self.store = store
         self.name = name
         self.keyOf = keyOf
         self.assignKey = assignKey
+        self.nameProblem = nameProblem
         self.sql = CollectionSQL(collection: name)
     }
 
-    /// Runs one operation of this collection, mapping SQLite's errors to
-    /// ``DocStoreError``s.
+    /// Runs one operation of this collection: throws the collection's name
+    /// problem, if any, then maps SQLite's errors to ``DocStoreError``s.
     func access<R>(_ body: () throws -> R) throws -> R {
-         try store.access(collection: name, body)
+        if let nameProblem { throw nameProblem }
+        return try store.access(collection: name, body)
     }
 
     // MARK: Reading

@@ -159,12 +159,16 @@ public final class DocumentStore: Sendable {
     /// The collection of `Model` values keyed by their `id`.
     ///
     /// - Parameter name: The collection's name; by default the type's name,
-    ///   lowercased first letter, in the plural (`Team` → `"teams"`).
+    ///   lowercased first letter, in the plural (`Team` → `"teams"`). Pass a name
+    ///   for a generic type, and for a type whose default name another type
+    ///   already uses in this store: the collection's operations throw
+    ///   ``DocStoreError/noDefaultCollectionName(type:reason:)`` and
+    ///   ``DocStoreError/collectionNameCollision(name:type:otherType:)`` then.
     public func collection<Model: Codable & Identifiable>(
         _ type: Model.Type, named name: String? = nil
     ) -> DocumentCollection<Model> where Model.ID: DocumentKeyRepresentable {
-        DocumentCollection(store: self, name: name ?? CollectionName.defaultName(for: type),
-                           keyOf: { $0.id.documentKey })
+        let (name, problem) = collectionName(for: type, named: name)
+        return DocumentCollection(store: self, name: name, keyOf: { $0.id.documentKey }, nameProblem: problem)
     }
 
     /// The collection of `Model` values whose `id` is optional, GRDB's
@@ -183,17 +187,44 @@ public final class DocumentStore: Sendable {
     public func collection<Model: Codable & Identifiable>(
         _ type: Model.Type, named name: String? = nil
     ) -> DocumentCollection<Model> where Model.ID: OptionalDocumentKeyRepresentable {
-        let name = name ?? CollectionName.defaultName(for: type)
+        let (name, problem) = collectionName(for: type, named: name)
         return DocumentCollection(store: self, name: name, keyOf: { $0.id.optionalDocumentKey },
-                                  assignKey: { model, key in try GeneratedKeys.writing(key, into: model, collection: name) })
+                                  assignKey: { model, key in try GeneratedKeys.writing(key, into: model, collection: name) },
+                                  nameProblem: problem)
     }
 
     /// The collection of `Model` values that have no `id`: `insert` generates an
     /// integer key and returns it.
+    ///
+    /// - Parameter name: The collection's name, by default derived from the type's
+    ///   name as for other models.
     public func collection<Model: Codable>(
         _ type: Model.Type, named name: String? = nil
     ) -> DocumentCollection<Model> {
-        DocumentCollection(store: self, name: name ?? CollectionName.defaultName(for: type), keyOf: nil)
+        let (name, problem) = collectionName(for: type, named: name)
+        return DocumentCollection(store: self, name: name, keyOf: nil, nameProblem: problem)
+    }
+
+    /// Default collection names given out so far, with the type each went to
+    /// (its identity, and its fully qualified name for messages).
+    private let defaultNameOwners = Mutex<[String: (type: ObjectIdentifier, name: String)]>([:])
+
+    /// The name of `type`'s collection and, for a default name, why it can't be
+    /// used: the type is generic, or another type got the same default name first.
+    /// An explicit name is always used as given (several types may read one
+    /// collection on purpose).
+    private func collectionName<T>(for type: T.Type, named name: String?) -> (String, DocStoreError?) {
+        if let name { return (name, nil) }
+        let defaultName = CollectionName.defaultName(for: type)
+        if let problem = CollectionName.defaultNameProblem(for: type) { return (defaultName, problem) }
+        let me = (type: ObjectIdentifier(type), name: String(reflecting: type))
+        let owner = defaultNameOwners.withLock { owners in
+            if let owner = owners[defaultName] { return owner }
+            owners[defaultName] = me
+            return me
+        }
+        guard owner.type != me.type else { return (defaultName, nil) }
+        return (defaultName, .collectionNameCollision(name: defaultName, type: me.name, otherType: owner.name))
     }
 
     /// The collection named `name`, with its documents as untyped ``JSONValue``s.
