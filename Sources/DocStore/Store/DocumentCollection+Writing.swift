@@ -184,6 +184,7 @@ extension DocumentCollection {
     ) throws -> (key: DocumentKey, model: Model) {
         var document = model
         var key = givenKey.map { adapt($0, to: info.keyKind) }
+        var json: [UInt8]?
         if let key { try check(key, against: info) }
         if key == nil, assignKey != nil {
             // An untyped document without a usable "id", or a model whose optional
@@ -191,15 +192,23 @@ extension DocumentCollection {
             let generated = try nextGeneratedKey(for: document, info: info, in: db, statements: &statements)
             key = generated.key
             document = generated.document
+            json = generated.json
         }
         if let key {
             let statement = try statements.withKey ?? RawStatement(db, sql: sql.insert)
             statements.withKey = statement
             defer { statement.finish() }
             statement.bind(key, at: 1)
-            try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key) {
-                statement.bindStatic($0, at: 2)
-                try step(statement, key: key, in: db)
+            if let json {
+                try json.withUnsafeBytes {
+                    statement.bindStatic($0, at: 2)
+                    try step(statement, key: key, in: db)
+                }
+            } else {
+                try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key) {
+                    statement.bindStatic($0, at: 2)
+                    try step(statement, key: key, in: db)
+                }
             }
             if case .integer(let given) = key, let largest = statements.largestKey, given > largest {
                 statements.largestKey = given  // generated keys of this call go past it
@@ -256,7 +265,7 @@ extension DocumentCollection {
 
     private func nextGeneratedKey(
         for document: Model, info: CollectionInfo, in db: Database, statements: inout InsertStatements
-    ) throws -> (key: DocumentKey, document: Model) {
+    ) throws -> (key: DocumentKey, document: Model, json: [UInt8]?) {
         guard let assignKey else {
             throw DocStoreError.missingKey(collection: name, reason: "the document has no key")
         }
@@ -277,7 +286,7 @@ extension DocumentCollection {
         let key = DocumentKey.integer(next)
         let stored = try assignKey(document, key)
         statements.largestKey = next
-        return (key, stored)
+        return (key, stored.model, stored.json)
     }
 
     /// In a UUID collection a key given as a string (an untyped document's "id") is a UUID.

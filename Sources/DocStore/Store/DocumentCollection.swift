@@ -21,8 +21,9 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     let keyOf: ((Model) -> DocumentKey?)?
     /// Writes a generated key into a document whose `keyOf` is nil (an untyped
     /// document without `"id"`, a model whose optional `id` is nil) and returns
-    /// the document as stored. Nil when keys are never written into documents.
-    let assignKey: ((Model, DocumentKey) throws -> Model)?
+    /// the document as stored, with its JSON text when already encoded. Nil when
+    /// keys are never written into documents.
+    let assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))?
     /// Why this collection can't be used, thrown by every operation: a default
     /// name another type already uses, or a generic type's (see
     /// `DocumentStore.collection(_:named:)`).
@@ -30,7 +31,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     let sql: CollectionSQL
 
     init(store: DocumentStore, name: String, keyOf: ((Model) -> DocumentKey?)?,
-         assignKey: ((Model, DocumentKey) throws -> Model)? = nil, nameProblem: DocStoreError? = nil) {
+         assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))? = nil, nameProblem: DocStoreError? = nil) {
         self.store = store
         self.name = name
         self.keyOf = keyOf

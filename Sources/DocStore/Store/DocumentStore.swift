@@ -189,7 +189,10 @@ public final class DocumentStore: Sendable {
     ) -> DocumentCollection<Model> where Model.ID: OptionalDocumentKeyRepresentable {
         let (name, problem) = collectionName(for: type, named: name)
         return DocumentCollection(store: self, name: name, keyOf: { $0.id.optionalDocumentKey },
-                                  assignKey: { model, key in try GeneratedKeys.writing(key, into: model, collection: name) },
+                                  assignKey: { model, key in
+                                      let stored = try GeneratedKeys.writing(key, into: model, collection: name)
+                                      return (stored.model, stored.document)
+                                  },
                                   nameProblem: problem)
     }
 
@@ -238,7 +241,7 @@ public final class DocumentStore: Sendable {
                 throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
             }
             members.updateValue(key.jsonValue, forKey: "id", insertingAt: 0)
-            return .object(members)
+            return (.object(members), nil)
         })
     }
 

@@ -18,16 +18,50 @@ extension Optional: OptionalDocumentKeyRepresentable where Wrapped: DocumentKeyR
 }
 
 enum GeneratedKeys {
-    /// `model` with `key` as its `id`, as the stored document holds it: encoded,
-    /// given the `"id"` member, and decoded again, so that what `get(key)` returns
-    /// and what `insert(&model)` writes back are the same value.
+    /// `model` with `key` as its `id`, and the JSON text to store: the model
+    /// encoded with `key` as its `"id"` member, decoded again, so that what
+    /// `get(key)` returns and what `insert(&model)` writes back are the same value.
     static func writing<Model: Codable & Identifiable>(
         _ key: DocumentKey, into model: Model, collection: String
-    ) throws -> Model where Model.ID: OptionalDocumentKeyRepresentable {
-        let encoded = try ModelCoding.encode(model, collection: collection, key: key)
+    ) throws -> (model: Model, document: [UInt8]) where Model.ID: OptionalDocumentKeyRepresentable {
+        var document = try ModelCoding.encode(model, collection: collection, key: key)
+        if document.count >= 2, document.first == UInt8(ascii: "{"), !mentionsId(document) {
+            // No "id" anywhere (a nil id is left out): put it first, without
+            // parsing the document.
+            var member = Array("\"id\":\(key)".utf8)
+            if document.count > 2 { member.append(UInt8(ascii: ",")) }
+            document.insert(contentsOf: member, at: 1)
+        } else {
+            document = try replacingId(in: document, with: key, collection: collection)
+        }
+        let stored = try document.withUnsafeBytes { try ModelCoding.decode(Model.self, from: $0, collection: collection, key: key) }
+        guard stored.id.optionalDocumentKey == key else {
+            throw DocStoreError.missingKey(collection: collection, reason: "the generated key \(key), written as the document's \"id\" member, doesn't decode as the model's id; a model with an optional id must code it as \"id\" (check its CodingKeys)")
+        }
+        return (stored, document)
+    }
+
+    /// Whether the JSON text holds `"id":` anywhere: an `id` member at any depth,
+    /// or text that looks like one.
+    private static func mentionsId(_ json: [UInt8]) -> Bool {
+        json.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index + 5 <= bytes.count {
+                if bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: "i"), bytes[index + 2] == UInt8(ascii: "d"),
+                   bytes[index + 3] == UInt8(ascii: "\""), bytes[index + 4] == UInt8(ascii: ":") {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    /// The document with its top-level `"id"` member set to `key`.
+    private static func replacingId(in document: [UInt8], with key: DocumentKey, collection: String) throws -> [UInt8] {
         let json: JSONValue
         do {
-            json = try DocumentCodec.parse(encoded)
+            json = try DocumentCodec.parse(document)
         } catch {
             throw DocStoreError.encodingFailed(collection: collection, key: key, codingPath: "", reason: error.description)
         }
@@ -38,11 +72,7 @@ enum GeneratedKeys {
         guard let bytes = DocumentCodec.serializeDocument(.object(members)) else {
             throw DocStoreError.nestingTooDeep(collection: collection, key: key, limit: DocumentStore.maximumNestingDepth)
         }
-        let stored = try bytes.withUnsafeBytes { try ModelCoding.decode(Model.self, from: $0, collection: collection, key: key) }
-        guard stored.id.optionalDocumentKey == key else {
-            throw DocStoreError.missingKey(collection: collection, reason: "the generated key \(key), written as the document's \"id\" member, doesn't decode as the model's id; a model with an optional id must code it as \"id\" (check its CodingKeys)")
-        }
-        return stored
+        return bytes
     }
 }
 

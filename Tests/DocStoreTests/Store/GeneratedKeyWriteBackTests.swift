@@ -31,6 +31,24 @@ struct RenamedIdGamer: Codable, Identifiable, Equatable {
     }
 }
 
+/// Holds another `"id"` member, nested.
+struct Squad: Codable, Identifiable, Equatable {
+    struct Captain: Codable, Equatable { var id: Int; var name: String }
+    var id: Int64?
+    var captain: Captain
+}
+
+/// Writes a nil id as `"id": null` rather than leaving it out.
+struct NullIdGamer: Codable, Identifiable, Equatable {
+    var id: Int64?
+    var name: String
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(id, forKey: .id)
+    }
+}
+
 @Suite("Generated keys written back into optional-id models")
 struct GeneratedKeyWriteBackTests {
     @Test func insertInoutSetsTheGeneratedId() throws {
@@ -179,6 +197,20 @@ struct GeneratedKeyWriteBackTests {
         #expect(reason.contains("CodingKeys"))
         #expect(gamer.id == nil)
         #expect(try gamers.count() == 0)
+    }
+
+    @Test func documentsAlreadyHoldingAnIdMemberGetTheKeyToo() throws {
+        let store = try DocumentStore.inMemory()
+        let squads = store.collection(Squad.self)
+        var squad = Squad(id: nil, captain: .init(id: 99, name: "Cap"))
+        try squads.insert(&squad)
+        #expect(squad == Squad(id: 1, captain: .init(id: 99, name: "Cap")))
+        #expect(try squads.get(1) == squad)
+
+        let nulls = store.collection(NullIdGamer.self)
+        let stored = try nulls.inserted(NullIdGamer(id: nil, name: "Null"))
+        #expect(stored.id == 1)
+        #expect(try store.collection(named: "nullIdGamers").get(1) == ["id": 1, "name": "Null"])
     }
 
     @Test func untypedDocumentsStillGetTheirIdWrittenIn() throws {
