@@ -33,7 +33,8 @@ extension DocumentCollection {
     /// Inserts the document, or replaces the one stored under the same key.
     ///
     /// - Throws: ``DocStoreError/missingKey(collection:reason:)`` for models without
-    ///   an `id` (change those with ``update(_:_:)``).
+    ///   an `id` (change those with ``update(_:_:)``), and for models whose optional
+    ///   `id` is nil (`save(&model)` inserts those and sets their `id`).
     public func save(_ model: Model) throws {
         try access {
             guard let key = keyOf?(model) else {
