@@ -104,6 +104,34 @@ func queries(store: DocumentStore, minimumNumber: Int?) throws {
 }
 // README-QUERY-END
 
+// README-KEYS-BEGIN
+struct Reminder: Codable, Identifiable, Equatable {  // GRDB's auto-increment idiom
+    var id: Int64?                                 // nil until inserted
+    var text: String
+}
+
+enum Archive {
+    struct Reminder: Codable, Identifiable { var id: Int64?; var text: String }
+}
+
+func reminders(store: DocumentStore) throws {
+    let reminders = store.collection(Reminder.self)               // "reminders"
+    var milk = Reminder(id: nil, text: "Buy milk")
+    try reminders.insert(&milk)                                   // milk.id == 1, the generated key
+    let call = try reminders.inserted(Reminder(id: nil, text: "Call Ann"))   // returned with id 2
+    var batch = [Reminder(id: nil, text: "Walk"), Reminder(id: 10, text: "Read")]
+    try reminders.insert(contentsOf: &batch)                      // ids 3 and 10: all or none
+    milk.text = "Buy oat milk"
+    try reminders.save(&milk)                                     // replaces 1 (a nil id inserts)
+    print(call.id ?? 0, try reminders.get(1)?.text ?? "")         // the stored document holds its id
+
+    // Archive.Reminder's default name is "reminders" too: its operations would throw
+    // collectionNameCollision naming both types. Name one of them:
+    let archived = store.collection(Archive.Reminder.self, named: "archivedReminders")
+    try archived.insert(Archive.Reminder(id: nil, text: "Old"))
+}
+// README-KEYS-END
+
 @Suite("README")
 struct ReadmeUsageTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -123,6 +151,27 @@ struct ReadmeUsageTests {
         let compiled = try #require(section(of: source, from: "// README-QUERY-BEGIN\n", to: "// README-QUERY-END"))
         let shown = try #require(section(of: readme, from: "<!-- queries -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
+    }
+
+    @Test func theKeysSectionIsTheCompiledCode() throws {
+        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let compiled = try #require(section(of: source, from: "// README-KEYS-BEGIN\n", to: "// README-KEYS-END"))
+        let shown = try #require(section(of: readme, from: "<!-- generated-keys -->\n```swift\n", to: "```"))
+        #expect(shown == compiled)
+    }
+
+    @Test func theKeysCodeRuns() throws {
+        let store = try DocumentStore.inMemory()
+        try reminders(store: store)
+        let stored = store.collection(Reminder.self)
+        #expect(try stored.all() == [
+            Reminder(id: 1, text: "Buy oat milk"), Reminder(id: 2, text: "Call Ann"),
+            Reminder(id: 3, text: "Walk"), Reminder(id: 10, text: "Read"),
+        ])
+        #expect(try store.collection(named: "archivedReminders").get(1)?["id"] == .integer(1))
+        let collision = try #require(throws: DocStoreError.self) { try store.collection(Archive.Reminder.self).count() }
+        guard case .collectionNameCollision = collision else { Issue.record("expected collectionNameCollision, got \(collision)"); return }
     }
 
     @Test func theQueryCodeRuns() throws {

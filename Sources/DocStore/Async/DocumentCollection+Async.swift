@@ -160,4 +160,45 @@ extension DocumentCollection where Model: SendableMetatype {
 struct Unchecked<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: sending Value) { self.value = value }
+    /// For an `inout sending` argument: its caller gave it up too, but it is
+    /// still read (and replaced) after the call.
+    init(copying value: Value) { self.value = value }
+}
+
+extension DocumentCollection where Model: Identifiable & SendableMetatype, Model.ID: OptionalDocumentKeyRepresentable {
+    /// Inserts a model and sets its nil `id` to the generated key (see ``insert(_:)-(inout Model)``).
+    @discardableResult
+    public func insert(_ model: inout sending Model) async throws -> DocumentKey {
+        let given = Unchecked(copying: model)
+        let stored = try await store.executor.run(.write) {
+            var model = given.value
+            let key = try self.insert(&model)
+            return Unchecked((key, model))
+        }
+        model = stored.value.1
+        return stored.value.0
+    }
+
+    /// Inserts a model and returns it as stored, with its generated key as `id`.
+    public func inserted(_ model: sending Model) async throws -> Model {
+        let model = Unchecked(model)
+        return try await store.executor.run(.write) { try self.inserted(model.value) }
+    }
+
+    /// Inserts models in one transaction and returns them as stored.
+    public func inserted(contentsOf models: sending [Model]) async throws -> [Model] {
+        let models = Unchecked(models)
+        return try await store.executor.run(.write) { try self.inserted(contentsOf: models.value) }
+    }
+
+    /// Replaces or inserts the model, setting a nil `id` to the generated key.
+    public func save(_ model: inout sending Model) async throws {
+        let given = Unchecked(copying: model)
+        let stored = try await store.executor.run(.write) {
+            var model = given.value
+            try self.save(&model)
+            return Unchecked(model)
+        }
+        model = stored.value
+    }
 }

@@ -29,6 +29,16 @@ public enum DocStoreError: Error, Sendable {
     case corruptDocument(collection: String, key: DocumentKey, reason: String)
     /// A collection name that can't be used (empty, or containing NUL).
     case invalidCollectionName(String, reason: String)
+    /// Two different model types would share a default collection name in one
+    /// store (`V1.Person` and `V2.Person` are both `"persons"`). `type` asked for
+    /// its collection after `otherType` did; both are fully qualified. Thrown by
+    /// every operation of `type`'s collection: name one of them with
+    /// `collection(_:named:)`.
+    case collectionNameCollision(name: String, type: String, otherType: String)
+    /// A model type has no default collection name: a generic type such as
+    /// `Box<Int>`. Thrown by every operation of its collection: name it with
+    /// `collection(_:named:)`.
+    case noDefaultCollectionName(type: String, reason: String)
     /// JSON text given to the store (a document, an import line) is invalid.
     case invalidJSON(line: Int, column: Int, reason: String)
     /// The file exists but is not a DocStore store (not SQLite, or SQLite with
@@ -118,6 +128,10 @@ extension DocStoreError: CustomStringConvertible {
             return "document \(key) in collection \(Self.name(collection)) is damaged (not valid JSON: \(reason)); other documents are unaffected; .repair \(collection) in the REPL (or store.repair(collection:)) moves damaged documents into a quarantine collection"
         case let .invalidCollectionName(name, reason):
             return "invalid collection name \(Self.name(name)): \(reason)"
+        case let .collectionNameCollision(name, type, otherType):
+            return "\(type) and \(otherType) would share the default collection name \(Self.name(name)), mixing their documents: give one of them its own name with collection(\(type).self, named: …)"
+        case let .noDefaultCollectionName(type, reason):
+            return "\(type) has no default collection name: \(reason); give it one with collection(\(type).self, named: …)"
         case let .invalidJSON(line, column, reason):
             return "invalid JSON at line \(line), column \(column): \(reason)"
         case let .notAStore(path, reason):

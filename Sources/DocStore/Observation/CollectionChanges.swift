@@ -52,7 +52,7 @@ extension DocumentCollection where Model: Sendable {
         continuation.onTermination = { [store] _ in store.removeObserver(observer) }
         do {
             // Registered before returning, so that every commit after this call is seen.
-            try store.access(collection: name) {
+            try access {
                 store.writer.unsafeReentrantWrite { db in store.changeTracker.add(observer, in: db) }
             }
         } catch {

@@ -71,7 +71,7 @@ extension DocumentCollection {
 
     /// The stored bytes of one document, nil when there is none.
     func storedBody(_ key: DocumentKey) throws -> [UInt8]? {
-        try store.access(collection: name) {
+        try access {
             try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return nil }
                 try check(key, against: info)

@@ -21,7 +21,7 @@ extension DocumentCollection {
             throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "an index needs at least one field")
         }
         for path in fields { _ = try IndexSQL.indexableField(path, collection: name) }
-        return try store.access(collection: name) {
+        return try access {
             try store.writeAccess { db in
                 try store.withinTransaction(db) {
                     if let existing = try Catalog.indexes(of: name, in: db).first(where: { $0.fields == fields }) {
@@ -56,7 +56,7 @@ extension DocumentCollection {
     /// Drops the index on exactly these fields. Returns whether there was one.
     @discardableResult
     public func dropIndex(on fields: [FieldPath]) throws -> Bool {
-        try store.access(collection: name) {
+        try access {
             try store.writeAccess { db in
                 try store.withinTransaction(db) {
                     guard let index = try Catalog.indexes(of: name, in: db).first(where: { $0.fields == fields }) else { return false }
@@ -69,7 +69,7 @@ extension DocumentCollection {
 
     /// The collection's indexes, by name.
     public func indexes() throws -> [IndexInfo] {
-        try store.access(collection: name) {
+        try access {
             try store.readAccess { db in try Catalog.indexes(of: name, in: db) }
         }
     }

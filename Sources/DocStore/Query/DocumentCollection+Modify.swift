@@ -5,7 +5,7 @@ extension DocumentCollection {
     /// included), in one statement. Returns how many were deleted.
     @discardableResult
     public func delete(_ query: DocumentQuery) throws -> Int {
-        try store.access(collection: name) {
+        try access {
             try store.writeAccess { db in
                 let compiled = try queryCompiler(in: db).delete(query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
@@ -55,7 +55,7 @@ extension DocumentCollection {
             throw DocStoreError.invalidQuery(collection: name, field: id.path.description,
                                              reason: "the id is the document's key, which an update never changes")
         }
-        return try store.access(collection: name) {
+        return try access {
             try store.writeAccess { db in
                 let compiler = queryCompiler(in: db)
                 let compiled = try compiler.update(updates, query)

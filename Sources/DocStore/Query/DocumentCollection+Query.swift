@@ -72,7 +72,7 @@ extension DocumentCollection {
     /// query is compiled first anyway, so an invalid query always throws.
     func readRows(cached: Bool = true, _ compile: (QueryCompiler) throws -> SQLFragment,
                   _ row: (RawStatement, CollectionInfo) throws -> Void) throws {
-        try store.access(collection: name) {
+        try access {
             try store.readAccess { db in
                 let compiled = try compile(queryCompiler(in: db))
                 guard let info = try store.knownCollection(named: name, in: db) else { return }

@@ -30,7 +30,7 @@ extension QueryExplanation: CustomStringConvertible {
 extension DocumentCollection {
     /// The SQL that ``fetch(_:)`` runs for the query, its bindings and SQLite's plan.
     public func explain(_ query: DocumentQuery) throws -> QueryExplanation {
-        try store.access(collection: name) {
+        try access {
             try store.readAccess { db in
                 let compiled = try queryCompiler(in: db).documents(query)
                 guard try store.knownCollection(named: name, in: db) != nil else {

@@ -25,6 +25,18 @@ enum CollectionName {
         return pluralize(base)
     }
 
+    /// Why `type` can't have a default name, or nil when it can. A generic type's
+    /// specializations are different types: one name for all of them (`boxes`)
+    /// would mix `Box<Int>` and `Box<String>` documents in one collection from one
+    /// run to the next, and a name spelling the arguments out (`box<Int>s`) changes
+    /// whenever an argument type is renamed or moved. So the caller names it.
+    static func defaultNameProblem<T>(for type: T.Type) -> DocStoreError? {
+        guard String(describing: type).contains("<") else { return nil }
+        return .noDefaultCollectionName(
+            type: String(reflecting: type),
+            reason: "it is a generic type, and a name derived from it would either mix its specializations' documents or change when a type argument is renamed")
+    }
+
     private static func pluralize(_ word: String) -> String {
         let lower = word.lowercased()
         if ["s", "x", "z", "ch", "sh"].contains(where: { lower.hasSuffix($0) }) {

@@ -3,7 +3,9 @@ import GRDB
 
 extension DocumentCollection {
     /// Inserts a document and returns its key: the model's `id`, or a generated
-    /// integer key when the model has none.
+    /// integer key when the model has none (or its optional `id` is nil; the
+    /// stored document then holds the key as its `id`: use `insert(&model)`
+    /// or `inserted(_:)` to get it back in the model too).
     ///
     /// - Throws: ``DocStoreError/duplicateKey(collection:key:)`` when the key is
     ///   taken (use ``save(_:)`` to replace), ``DocStoreError/encodingFailed(collection:key:codingPath:reason:)``
@@ -12,8 +14,8 @@ extension DocumentCollection {
     ///   deeper than ``DocumentStore/maximumNestingDepth``. Nothing is written then.
     @discardableResult
     public func insert(_ model: Model) throws -> DocumentKey {
-        try store.access(collection: name) {
-            try store.writeAccess { db in try insertOne(model, in: db) }
+        try access {
+            try store.writeAccess { db in try insertOne(model, in: db).key }
         }
     }
 
@@ -21,9 +23,9 @@ extension DocumentCollection {
     /// Returns their keys in order.
     @discardableResult
     public func insert<Models: Sequence>(contentsOf models: Models) throws -> [DocumentKey] where Models.Element == Model {
-        try store.access(collection: name) {
+        try access {
             try store.writeAccess { db in
-                try store.withinTransaction(db) { try insertBatch(models, in: db) }
+                try store.withinTransaction(db) { try insertBatch(models, in: db).map(\.key) }
             }
         }
     }
@@ -31,13 +33,16 @@ extension DocumentCollection {
     /// Inserts the document, or replaces the one stored under the same key.
     ///
     /// - Throws: ``DocStoreError/missingKey(collection:reason:)`` for models without
-    ///   an `id` (change those with ``update(_:_:)``).
+    ///   an `id` (change those with ``update(_:_:)``), and for models whose optional
+    ///   `id` is nil (`save(&model)` inserts those and sets their `id`).
     public func save(_ model: Model) throws {
-        try store.access(collection: name) {
+        try access {
             guard let key = keyOf?(model) else {
                 throw DocStoreError.missingKey(collection: name, reason: keyOf == nil
                     ? "the model has no id, so save can't tell which document to replace; use update(key) { … }"
-                    : "the document has no usable \"id\" member (an integer or a string)")
+                    : Model.self == JSONValue.self
+                    ? "the document has no usable \"id\" member (an integer or a string)"
+                    : "the model's id is nil, so save can't tell which document to replace; use save(&model) or insert(&model), which generate the key and set the id")
             }
             try store.writeAccess { db in
                 try ensuringCollection(keyKind: key.kind, in: db) { info in
@@ -72,7 +77,7 @@ extension DocumentCollection {
     @discardableResult
     public func update(_ key: some DocumentKeyRepresentable, _ mutate: (inout Model) throws -> Void) throws -> Model {
         let key = key.documentKey
-        return try store.access(collection: name) {
+        return try access {
             try store.writeAccess { db in
                 // Inside a transaction already, no savepoint is needed: the only write
                 // is the final UPDATE, one statement, atomic on its own.
@@ -93,6 +98,9 @@ extension DocumentCollection {
                     try mutate(&model)
                     if let newKey = keyOf?(model).map({ adapt($0, to: info.keyKind) }), newKey != key {
                         throw DocStoreError.keyChanged(collection: name, from: key, to: newKey)
+                    }
+                    if assignKey != nil, Model.self != JSONValue.self, keyOf?(model) == nil {
+                        throw DocStoreError.missingKey(collection: name, reason: "the update closure set the id of document \(key) to nil; a document's key never changes")
                     }
                     let statement = try RawStatement(db, sql: sql.replaceBody)
                     defer { statement.finish() }
@@ -115,7 +123,7 @@ extension DocumentCollection {
     @discardableResult
     public func delete(_ key: some DocumentKeyRepresentable) throws -> Bool {
         let key = key.documentKey
-        return try store.access(collection: name) {
+        return try access {
             try store.writeAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return false }
                 try check(key, against: info)
@@ -142,7 +150,7 @@ extension DocumentCollection {
     /// many were deleted.
     @discardableResult
     public func deleteAll() throws -> Int {
-        try store.access(collection: name) {
+        try access {
             try store.writeAccess { db in
                 guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
                 if store.changeTracker.isObserved(name) {
@@ -158,10 +166,11 @@ extension DocumentCollection {
 
     // MARK: Internals
 
-    /// Inserts one model; the collection is created on the first insert.
-    func insertOne(_ model: Model, in db: Database) throws -> DocumentKey {
+    /// Inserts one model; the collection is created on the first insert. Returns
+    /// its key and the model as stored (with a generated key written in).
+    func insertOne(_ model: Model, in db: Database) throws -> (key: DocumentKey, model: Model) {
         let givenKey = keyOf?(model)
-        return try ensuringCollection(keyKind: givenKey?.kind ?? .integer, in: db, forceTransaction: keyOf != nil && givenKey == nil) { info in
+        return try ensuringCollection(keyKind: givenKey?.kind ?? .integer, in: db, forceTransaction: assignKey != nil && givenKey == nil) { info in
             var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
             return try insert(model, givenKey: givenKey, into: info, in: db, statements: &statements)
         }
@@ -169,8 +178,8 @@ extension DocumentCollection {
 
     /// Inserts many models in the caller's transaction, looking the collection and
     /// its statements up once rather than once a document.
-    func insertBatch<Models: Sequence>(_ models: Models, in db: Database) throws -> [DocumentKey] where Models.Element == Model {
-        var keys: [DocumentKey] = []
+    func insertBatch<Models: Sequence>(_ models: Models, in db: Database) throws -> [(key: DocumentKey, model: Model)] where Models.Element == Model {
+        var keys: [(key: DocumentKey, model: Model)] = []
         keys.reserveCapacity(models.underestimatedCount)
         var info: CollectionInfo?
         var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
@@ -201,30 +210,38 @@ extension DocumentCollection {
 
     private func insert(
         _ model: Model, givenKey: DocumentKey?, into info: CollectionInfo, in db: Database, statements: inout InsertStatements
-    ) throws -> DocumentKey {
+    ) throws -> (key: DocumentKey, model: Model) {
         var document = model
         var key = givenKey.map { adapt($0, to: info.keyKind) }
+        var json: [UInt8]?
         if let key { try check(key, against: info) }
-        if key == nil, keyOf != nil {
-            // An untyped document without a usable "id": generate one and write it in.
+        if key == nil, assignKey != nil {
+            // An untyped document without a usable "id", or a model whose optional
+            // id is nil: generate a key and write it in.
             let generated = try nextGeneratedKey(for: document, info: info, in: db, statements: &statements)
             key = generated.key
             document = generated.document
+            json = generated.json
         }
         if let key {
             let statement = try statements.withKey ?? RawStatement(db, sql: sql.insert)
             statements.withKey = statement
             defer { statement.finish() }
             statement.bind(key, at: 1)
-            try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key) {
-                statement.bindStatic($0, at: 2)
+            let write = { (bytes: UnsafeRawBufferPointer) throws in
+                statement.bindStatic(bytes, at: 2)
                 try step(statement, key: key, in: db)
-                if statements.recordsChanges { store.changeTracker.record(.inserted(key, Array($0), in: name), in: db) }
+                if statements.recordsChanges { store.changeTracker.record(.inserted(key, Array(bytes), in: name), in: db) }
+            }
+            if let json {
+                try json.withUnsafeBytes(write)
+            } else {
+                try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key, write)
             }
             if case .integer(let given) = key, let largest = statements.largestKey, given > largest {
                 statements.largestKey = given  // generated keys of this call go past it
             }
-            return key
+            return (key, document)
         }
         // SQLite would pick a random free rowid past Int64.max: refuse instead.
         _ = try nextKey(in: db, statements: &statements)
@@ -239,7 +256,7 @@ extension DocumentCollection {
             }
         }
         statements.largestKey = db.lastInsertedRowID
-        return .integer(db.lastInsertedRowID)
+        return (.integer(db.lastInsertedRowID), document)
     }
 
     /// Runs `body` with the collection's catalog entry, creating the collection first
@@ -279,23 +296,28 @@ extension DocumentCollection {
 
     private func nextGeneratedKey(
         for document: Model, info: CollectionInfo, in db: Database, statements: inout InsertStatements
-    ) throws -> (key: DocumentKey, document: Model) {
-        guard case .object(var members) = document as? JSONValue else {
-            throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
+    ) throws -> (key: DocumentKey, document: Model, json: [UInt8]?) {
+        guard let assignKey else {
+            throw DocStoreError.missingKey(collection: name, reason: "the document has no key")
         }
-        if let id = members["id"] {
-            throw DocStoreError.missingKey(collection: name, reason: "its \"id\" is \(id.typeName), not an integer or a string")
+        if let json = document as? JSONValue {
+            guard case .object(let members) = json else {
+                throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
+            }
+            if let id = members["id"] {
+                throw DocStoreError.missingKey(collection: name, reason: "its \"id\" is \(id.typeName), not an integer or a string")
+            }
         }
         guard info.keyKind == .integer else {
-            throw DocStoreError.missingKey(collection: name, reason: "the collection has \(info.keyKind) keys, which can't be generated: give the document an \"id\"")
+            throw DocStoreError.missingKey(collection: name, reason: Model.self == JSONValue.self
+                ? "the collection has \(info.keyKind) keys, which can't be generated: give the document an \"id\""
+                : "the model's id is nil and the collection has \(info.keyKind) keys, which can't be generated: give the model an id")
         }
         let next = try nextKey(in: db, statements: &statements)
+        let key = DocumentKey.integer(next)
+        let stored = try assignKey(document, key)
         statements.largestKey = next
-        members.updateValue(.integer(next), forKey: "id", insertingAt: 0)
-        guard let document = JSONValue.object(members) as? Model else {
-            throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
-        }
-        return (.integer(next), document)
+        return (key, stored.model, stored.json)
     }
 
     /// In a UUID collection a key given as a string (an untyped document's "id") is a UUID.

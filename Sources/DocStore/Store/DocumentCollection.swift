@@ -19,13 +19,32 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// model; it is not `@Sendable` only because it captures `Model`'s metatype,
     /// which is why the collection is `@unchecked Sendable`: its other members are.
     let keyOf: ((Model) -> DocumentKey?)?
+    /// Writes a generated key into a document whose `keyOf` is nil (an untyped
+    /// document without `"id"`, a model whose optional `id` is nil) and returns
+    /// the document as stored, with its JSON text when already encoded. Nil when
+    /// keys are never written into documents.
+    let assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))?
+    /// Why this collection can't be used, thrown by every operation: a default
+    /// name another type already uses, or a generic type's (see
+    /// `DocumentStore.collection(_:named:)`).
+    let nameProblem: DocStoreError?
     let sql: CollectionSQL
 
-    init(store: DocumentStore, name: String, keyOf: ((Model) -> DocumentKey?)?) {
+    init(store: DocumentStore, name: String, keyOf: ((Model) -> DocumentKey?)?,
+         assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))? = nil, nameProblem: DocStoreError? = nil) {
         self.store = store
         self.name = name
         self.keyOf = keyOf
+        self.assignKey = assignKey
+        self.nameProblem = nameProblem
         self.sql = CollectionSQL(collection: name)
+    }
+
+    /// Runs one operation of this collection: throws the collection's name
+    /// problem, if any, then maps SQLite's errors to ``DocStoreError``s.
+    func access<R>(_ body: () throws -> R) throws -> R {
+        if let nameProblem { throw nameProblem }
+        return try store.access(collection: name, body)
     }
 
     // MARK: Reading
@@ -33,7 +52,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// The document stored under `key`, or `nil` when there is none.
     public func get(_ key: some DocumentKeyRepresentable) throws -> Model? {
         let key = key.documentKey
-        return try store.access(collection: name) {
+        return try access {
             let read = { (statement: RawStatement, info: CollectionInfo) throws -> Model? in
                 try check(key, against: info)
                 statement.bind(key, at: 1)
@@ -55,7 +74,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     public func get<Keys: Sequence>(_ keys: Keys) throws -> [Model] where Keys.Element: DocumentKeyRepresentable {
         let keys = keys.map(\.documentKey)
         if keys.isEmpty { return [] }
-        return try store.access(collection: name) {
+        return try access {
             try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return [] }
                 for key in keys { try check(key, against: info) }
@@ -84,7 +103,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// Whether a document is stored under `key`.
     public func exists(_ key: some DocumentKeyRepresentable) throws -> Bool {
         let key = key.documentKey
-        return try store.access(collection: name) {
+        return try access {
             let read = { (statement: RawStatement, info: CollectionInfo) throws -> Bool in
                 try check(key, against: info)
                 statement.bind(key, at: 1)
@@ -103,7 +122,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// The number of documents in the collection. Damaged documents count too:
     /// ``damagedDocuments()`` lists them.
     public func count() throws -> Int {
-        try store.access(collection: name) {
+        try access {
             try store.readAccess { db in
                 guard try store.knownCollection(named: name, in: db) != nil else { return 0 }
                 let statement = try RawStatement(db, sql: sql.count)
@@ -116,7 +135,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
 
     /// The keys of all documents, in key order.
     public func keys() throws -> [DocumentKey] {
-        try store.access(collection: name) {
+        try access {
             try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return [] }
                 let statement = try RawStatement(db, sql: sql.selectKeys)
@@ -164,7 +183,7 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
 
     /// Streams the stored key and JSON bytes of every document in one read transaction.
     func forEachStored(_ body: (DocumentKey, UnsafeRawBufferPointer) throws -> Void) throws {
-        try store.access(collection: name) {
+        try access {
             try store.read { _ in
                 try store.readAccess { db in
                     guard let info = try store.knownCollection(named: name, in: db) else { return }

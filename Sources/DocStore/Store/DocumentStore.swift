@@ -172,20 +172,75 @@ public final class DocumentStore: Sendable {
     /// The collection of `Model` values keyed by their `id`.
     ///
     /// - Parameter name: The collection's name; by default the type's name,
-    ///   lowercased first letter, in the plural (`Team` → `"teams"`).
+    ///   lowercased first letter, in the plural (`Team` → `"teams"`). Pass a name
+    ///   for a generic type, and for a type whose default name another type
+    ///   already uses in this store: the collection's operations throw
+    ///   ``DocStoreError/noDefaultCollectionName(type:reason:)`` and
+    ///   ``DocStoreError/collectionNameCollision(name:type:otherType:)`` then.
     public func collection<Model: Codable & Identifiable>(
         _ type: Model.Type, named name: String? = nil
     ) -> DocumentCollection<Model> where Model.ID: DocumentKeyRepresentable {
-        DocumentCollection(store: self, name: name ?? CollectionName.defaultName(for: type),
-                           keyOf: { $0.id.documentKey })
+        let (name, problem) = collectionName(for: type, named: name)
+        return DocumentCollection(store: self, name: name, keyOf: { $0.id.documentKey }, nameProblem: problem)
+    }
+
+    /// The collection of `Model` values whose `id` is optional, GRDB's
+    /// auto-increment idiom (`var id: Int64?`): a model whose `id` is nil gets a
+    /// generated integer key, written into the stored document as its `id`.
+    /// `insert(&model)`, ``DocumentCollection/inserted(_:)``
+    /// and `save(&model)` also write it back into your model:
+    ///
+    ///     var player = Player(id: nil, name: "Arthur")
+    ///     try players.insert(&player)        // player.id == 1
+    ///
+    /// A model whose `id` is set is stored under that key.
+    ///
+    /// - Parameter name: The collection's name, by default derived from the type's
+    ///   name as for other models.
+    public func collection<Model: Codable & Identifiable>(
+        _ type: Model.Type, named name: String? = nil
+    ) -> DocumentCollection<Model> where Model.ID: OptionalDocumentKeyRepresentable {
+        let (name, problem) = collectionName(for: type, named: name)
+        return DocumentCollection(store: self, name: name, keyOf: { $0.id.optionalDocumentKey },
+                                  assignKey: { model, key in
+                                      let stored = try GeneratedKeys.writing(key, into: model, collection: name)
+                                      return (stored.model, stored.document)
+                                  },
+                                  nameProblem: problem)
     }
 
     /// The collection of `Model` values that have no `id`: `insert` generates an
     /// integer key and returns it.
+    ///
+    /// - Parameter name: The collection's name, by default derived from the type's
+    ///   name as for other models.
     public func collection<Model: Codable>(
         _ type: Model.Type, named name: String? = nil
     ) -> DocumentCollection<Model> {
-        DocumentCollection(store: self, name: name ?? CollectionName.defaultName(for: type), keyOf: nil)
+        let (name, problem) = collectionName(for: type, named: name)
+        return DocumentCollection(store: self, name: name, keyOf: nil, nameProblem: problem)
+    }
+
+    /// Default collection names given out so far, with the type each went to
+    /// (its identity, and its fully qualified name for messages).
+    private let defaultNameOwners = Mutex<[String: (type: ObjectIdentifier, name: String)]>([:])
+
+    /// The name of `type`'s collection and, for a default name, why it can't be
+    /// used: the type is generic, or another type got the same default name first.
+    /// An explicit name is always used as given (several types may read one
+    /// collection on purpose).
+    private func collectionName<T>(for type: T.Type, named name: String?) -> (String, DocStoreError?) {
+        if let name { return (name, nil) }
+        let defaultName = CollectionName.defaultName(for: type)
+        if let problem = CollectionName.defaultNameProblem(for: type) { return (defaultName, problem) }
+        let me = (type: ObjectIdentifier(type), name: String(reflecting: type))
+        let owner = defaultNameOwners.withLock { owners in
+            if let owner = owners[defaultName] { return owner }
+            owners[defaultName] = me
+            return me
+        }
+        guard owner.type != me.type else { return (defaultName, nil) }
+        return (defaultName, .collectionNameCollision(name: defaultName, type: me.name, otherType: owner.name))
     }
 
     /// The collection named `name`, with its documents as untyped ``JSONValue``s.
@@ -194,6 +249,12 @@ public final class DocumentStore: Sendable {
     public func collection(named name: String) -> DocumentCollection<JSONValue> {
         DocumentCollection(store: self, name: name, keyOf: { document in
             document["id"].flatMap { DocumentKey(json: $0, kind: nil) }
+        }, assignKey: { document, key in
+            guard case .object(var members) = document else {
+                throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
+            }
+            members.updateValue(key.jsonValue, forKey: "id", insertingAt: 0)
+            return (.object(members), nil)
         })
     }
 

@@ -10,6 +10,14 @@ public struct StoreTransaction {
         store.collection(type, named: name)
     }
 
+    /// The collection of `Model` values whose `id` is optional (`var id: Int64?`),
+    /// in this transaction: a nil `id` gets a generated key.
+    public func collection<Model: Codable & Identifiable>(
+        _ type: Model.Type, named name: String? = nil
+    ) -> DocumentCollection<Model> where Model.ID: OptionalDocumentKeyRepresentable {
+        store.collection(type, named: name)
+    }
+
     /// The collection of `Model` values with generated keys, in this transaction.
     public func collection<Model: Codable>(_ type: Model.Type, named name: String? = nil) -> DocumentCollection<Model> {
         store.collection(type, named: name)
