@@ -51,8 +51,8 @@ public enum Completer {
         if lineStart == 0, trimmedLine.hasPrefix(".") {
             let parts = trimmedLine.split(separator: " ", omittingEmptySubsequences: true)
             let command = parts.first.map(String.init) ?? ""
-            if command == ".explain" {
-                let query = String(trimmedLine.dropFirst(".explain".count)) + word
+            if command == ".explain" || command == ".watch" {
+                let query = String(trimmedLine.dropFirst(command.count)) + word
                 return complete(query, schema: schema)
             }
             if parts.count == 1, [".schema", ".drop", ".check", ".repair", ".import", ".export"].contains(command) {

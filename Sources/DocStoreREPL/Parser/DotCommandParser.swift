@@ -7,6 +7,7 @@ enum DotCommandParser {
         (".collections", "", "list collections, their sizes, key kinds and indexes"),
         (".schema", "COLLECTION", "field paths and JSON types seen in sampled documents"),
         (".explain", "QUERY", "how the store runs a query (which index it uses)"),
+        (".watch", "QUERY", "print a query's result, then again after each change (from any process); ctrl-C stops"),
         (".import", "COLLECTION FILE [--skip-bad] [--key FIELD]", "import .json, .ndjson or .csv"),
         (".export", "COLLECTION FILE", "export to .ndjson or .json (sorted keys)"),
         (".mode", "table|json|ndjson|line", "how results are printed"),
@@ -122,6 +123,8 @@ enum DotCommandParser {
             default:
                 throw REPLSyntaxError(".explain takes a query, such as .explain players.filter { $0.teamId == 1 }", at: name.end)
             }
+        case ".watch":
+            return try watch(characters, nameAt: index, name: name, schema: schema)
         default:
             var message = "unknown command \(DocumentKeyQuoting.quoted(name.text))"
             if let suggestion = NameSuggestion.closest(to: name.text, in: commands.map(\.name) + [".exit", ".tables"]) {
@@ -130,6 +133,27 @@ enum DotCommandParser {
                 message += " (.help lists the commands)"
             }
             throw REPLSyntaxError(message, at: start)
+        }
+    }
+
+    /// `.watch QUERY`: a read, parsed as it would be alone (columns kept).
+    private static func watch(_ characters: [Character], nameAt index: Int, name: Word,
+                              schema: any SchemaProvider) throws(REPLSyntaxError) -> ParsedCommand {
+        var blanked = characters
+        for offset in index..<(index + name.text.count) { blanked[offset] = " " }
+        let parsed = try CommandParser.parse(String(blanked), schema: schema)
+        let example = "such as .watch players.filter { $0.teamId == 1 }.count()"
+        switch parsed.command {
+        case .query(_, _, let action) where action == .explain:
+            throw REPLSyntaxError(".watch can't watch .explain (a plan changes with indexes, not commits); watch the query itself", at: name.end)
+        case let command where command.writes:
+            throw REPLSyntaxError(".watch only watches reads: this command writes, and watching would repeat the write; run it alone, then .watch a query", at: name.end)
+        case .query, .get:
+            return ParsedCommand(.watch(parsed.command), warnings: parsed.warnings)
+        case .empty:
+            throw REPLSyntaxError(".watch needs a query, \(example)", at: name.end)
+        default:
+            throw REPLSyntaxError(".watch takes a query (a collection's documents, count, aggregate or get), \(example)", at: name.end)
         }
     }
 

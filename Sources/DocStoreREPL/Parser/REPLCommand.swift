@@ -70,6 +70,9 @@ public enum REPLCommand: Hashable, Sendable {
     case check(collection: String?)
     /// `.repair coll`: moves damaged documents into `coll_damaged`.
     case repair(collection: String)
+    /// `.watch QUERY`: the query's result now and after each change, until
+    /// ctrl-C. Only a read (a query chain or `get`) is watched.
+    indirect case watch(REPLCommand)
 
     /// Whether the command changes the store (refused on a read-only store).
     public var writes: Bool {

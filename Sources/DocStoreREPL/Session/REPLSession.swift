@@ -53,6 +53,9 @@ public final class REPLSession {
     private var pending = ""
     private var pendingStartLine = 1
     private var lineNumber = 0
+    /// Whether lines come from a script (piped input), where `.watch`, which
+    /// runs until ctrl-C, would keep the rest from ever running.
+    var readsScript = false
 
     public init(store: DocumentStore, output: TextOutput, errors: TextOutput, options: Options) {
         self.store = store
@@ -153,6 +156,8 @@ public final class REPLSession {
         case .help(let topic):
             output.write(HelpText.text(topic: topic) + "\n")
             return .done
+        case .watch(let watched):
+            return watch(watched)
         default:
             break
         }
@@ -171,8 +176,7 @@ public final class REPLSession {
         }
         let elapsed = clock.now - start
         let width = output.terminalWidth
-        let printer = ResultPrinter(mode: options.mode, style: style(for: output), width: width)
-        let text = printer.format(result)
+        let text = format(result, width: width)
         if let text { output.write(text + "\n") }
         if options.interactive {
             if options.mode == .table, result.isTable, let width, let text,
@@ -189,7 +193,12 @@ public final class REPLSession {
         return .done
     }
 
-    private func report(_ message: String) {
+    /// A result as the session's mode prints it (without a final newline).
+    func format(_ result: CommandResult, width: Int?) -> String? {
+        ResultPrinter(mode: options.mode, style: style(for: output), width: width).format(result)
+    }
+
+    func report(_ message: String) {
         let styled = message.hasPrefix("error") ? style(for: errors).apply(.error, "error") + message.dropFirst("error".count) : message
         errors.write(styled + "\n")
     }
@@ -212,6 +221,8 @@ public final class REPLSession {
     /// - Returns: The exit code: 0, or 1 when a command failed in a
     ///   non-interactive session (which stops at the first failure).
     public func run(reader: LineReader) -> Int32 {
+        readsScript = !options.interactive
+        defer { readsScript = false }
         while true {
             let prompt = isContinuing ? "     ...> " : "docstore> "
             let line: String?

@@ -1,0 +1,172 @@
+import DocStore
+import Foundation
+import Synchronization
+
+/// `.watch QUERY`, as psql's `\watch`: the query's result at once, then again
+/// after each commit that changed it (from this process or another), until ctrl-C.
+///
+/// The query runs the way it would at the prompt (``CommandRunner``, the one
+/// pipeline), inside the store's observation of the collection
+/// (``DocumentCollection/observe(_:_:)``): it runs again only after a commit that
+/// wrote a document the query selects before or after, and a result equal to the
+/// last is not printed again. Other processes' commits are found by polling while
+/// the watch lasts.
+extension REPLSession {
+    /// How often a watch asks SQLite whether another process committed.
+    static let watchPollingInterval: Duration = .milliseconds(200)
+
+    /// Watches `command` (a read, as the parser guarantees) until ctrl-C.
+    func watch(_ command: REPLCommand) -> FeedResult {
+        if readsScript {
+            report("error: .watch runs until ctrl-C, so the rest of a script would never run; "
+                + "use it at the prompt, or stream a query's changes with: docstore STORE -c '.watch QUERY'")
+            return .failed
+        }
+        guard let (collection, query) = Self.observedQuery(command) else {
+            report("error: .watch takes a query, such as .watch players.filter { $0.teamId == 1 }.count()")
+            return .failed
+        }
+        let previousInterval = store.otherProcessPollingInterval
+        if previousInterval.map({ $0 > Self.watchPollingInterval }) ?? true {
+            store.otherProcessPollingInterval = Self.watchPollingInterval
+        }
+        defer { store.otherProcessPollingInterval = previousInterval }
+
+        // The observation decides when the query runs again; each run hands its
+        // result to this thread (the session's), which prints it. No task is
+        // involved: the observation runs on the store's queues, and this thread
+        // may be one of the cooperative pool's (in tests), which must not wait
+        // for the pool.
+        let mailbox = WatchMailbox()
+        let run = WatchedRun(store: store, command: command, displayLimit: runner.displayLimit, interruption: runner.interruption)
+        let results = store.collection(named: collection).observe(query) { _, _ in
+            do {
+                let result = try run.result()
+                mailbox.post(result)
+                return result
+            } catch {
+                mailbox.fail(error)
+                throw error
+            }
+        }
+        runner.interruption.reset()
+        let status = options.interactive ? output : errors
+        status.write(style(for: status).apply(.dim, "watching: printed again after each change "
+            + "(other processes' within \(Self.format(Self.watchPollingInterval))); ctrl-C stops") + "\n")
+
+        // Making the iterator starts the observation; dropping it ends it.
+        var iterator = Optional(results.makeAsyncIterator())
+        var outcome = FeedResult.done
+        while true {
+            let (result, error) = mailbox.take(waitingUpTo: 50)
+            if let result { print(result, status: status) }
+            if runner.interruption.isRequested {
+                status.write((options.interactive ? "\n" : "") + "stopped watching\n")
+                break
+            }
+            if let error {
+                report("error: \(error) (stopped watching)")
+                outcome = .failed
+                break
+            }
+        }
+        withExtendedLifetime(iterator) {}
+        iterator = nil
+        runner.interruption.reset()
+        return outcome
+    }
+
+    /// One refresh: a header line where status goes, then the result as the query
+    /// prints at the prompt.
+    private func print(_ result: CommandResult, status: TextOutput) {
+        let time = Self.timeFormatter.string(from: Date())
+        var header = "── \(time)"
+        switch result {
+        case .documents(let documents): header += " · \(CommandResult.plural(documents.count, "document"))"
+        case .firstDocuments(let documents): header += " · the first \(CommandResult.plural(documents.count, "document")); more match"
+        case .rows(_, let rows): header += " · \(CommandResult.plural(rows.count, "row"))"
+        default: break
+        }
+        status.write(style(for: status).apply(.dim, header) + "\n")
+        if let text = format(result, width: output.terminalWidth) { output.write(text + "\n") }
+    }
+
+    /// The collection and query whose commits may change `command`'s result.
+    static func observedQuery(_ command: REPLCommand) -> (collection: String, query: DocumentQuery)? {
+        switch command {
+        case .query(let collection, let query, let action) where !command.writes && action != .explain:
+            return (collection, query)
+        case .get(let collection, _):
+            // A whole-collection observation: a get is re-run (cheaply) after any
+            // write to the collection, and printed only when its document changed.
+            return (collection, DocumentQuery())
+        default:
+            return nil
+        }
+    }
+
+    private static let timeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter
+    }()
+}
+
+/// Runs the watched command the way the prompt would: a runner of its own (the
+/// observation calls it on the store's read queue), on the session's store,
+/// display limit and ctrl-C flag.
+struct WatchedRun: Sendable {
+    let store: DocumentStore
+    let command: REPLCommand
+    let displayLimit: Int?
+    let interruption: Interruption
+
+    func result() throws -> CommandResult {
+        let runner = CommandRunner(store: store, schema: StoreSchema(store: store))
+        runner.displayLimit = displayLimit
+        runner.interruption = interruption
+        return try runner.run(command)
+    }
+}
+
+/// Hands results from the observation's runs (on the store's queue) to the
+/// session's thread, which waits with a timeout so it can notice ctrl-C. Only the
+/// newest result is kept (a burst of commits prints once), and one equal to the
+/// last handed over is dropped.
+final class WatchMailbox: Sendable {
+    private struct State {
+        var newest: CommandResult?
+        var last: CommandResult?
+        var error: (any Error)?
+    }
+
+    private let state = Mutex(State())
+    private let signal = DispatchSemaphore(value: 0)
+
+    func post(_ result: CommandResult) {
+        let changed = state.withLock { state -> Bool in
+            if state.last == result { return false }
+            state.last = result
+            state.newest = result
+            return true
+        }
+        if changed { signal.signal() }
+    }
+
+    /// The observation failed and ended.
+    func fail(_ error: any Error) {
+        state.withLock { $0.error = error }
+        signal.signal()
+    }
+
+    /// The newest result not yet taken, and the error that ended the
+    /// observation, if any; waits up to `milliseconds` for either.
+    func take(waitingUpTo milliseconds: Int) -> (result: CommandResult?, error: (any Error)?) {
+        _ = signal.wait(timeout: .now() + .milliseconds(milliseconds))
+        return state.withLock { state in
+            defer { state.newest = nil }
+            return (state.newest, state.error)
+        }
+    }
+}
