@@ -1,0 +1,182 @@
+/// Compiles a ``QueryPipeline`` into one statement: each stage works on the rows
+/// of the one before (a ``RowScope``), and the statement's rows are the last
+/// stage's, in its order.
+///
+///     // batting.group(by: \.playerID) { (hr: $0.sum(\.HR)) }.sorted { $0.hr.descending }.limit(3)
+///     SELECT s2.key, s2.r0, s2.v0, s2.r1, s2.v1 FROM (
+///       SELECT row_number() OVER (ORDER BY s1.r1 DESC, s1.v1 DESC, s1.key) AS key, s1.r0 AS r0, … FROM (
+///         SELECT row_number() OVER (ORDER BY <rank>, <value>) AS key, <rank> AS r0, <value> AS v0,
+///                2 AS r1, coalesce(sum(CASE WHEN <HR rank> = 2 THEN <HR value> END), 0) AS v1
+///         FROM "batting" AS s0 GROUP BY <rank>, <value>) AS s1
+///       ORDER BY s1.r1 DESC, s1.v1 DESC, s1.key LIMIT ? OFFSET ?) AS s2
+///     ORDER BY s2.key
+///
+/// Its columns: the row's order key, then per ``RowScope/Entry`` one JSON column
+/// (a document) or two (a computed column's rank and value).
+struct PipelineCompiler {
+    let compiler: QueryCompiler
+    private var aliasCount = 0
+
+    init(_ compiler: QueryCompiler) {
+        self.compiler = compiler
+    }
+
+    var collection: String { compiler.collection }
+
+    /// The statement, and what its columns hold.
+    mutating func compile(_ pipeline: QueryPipeline) throws -> (sql: SQLFragment, entries: [RowScope.Entry]) {
+        _ = try RowShape.of(pipeline, collection: collection)
+        let alias = nextAlias()
+        var scope = RowScope(from: SQLFragment(compiler.table + " AS " + alias), key: SQLFragment(alias + ".key"),
+                             entries: [RowScope.Entry(path: .root, source: .json(SQLFragment(alias + ".body"), root: .json(SQLFragment(alias + ".body"))))],
+                             collection: collection)
+        scope = try refine(scope, pipeline.query)
+        for stage in pipeline.stages {
+            switch stage {
+            case .refine(let query): scope = try refine(scope, query)
+            case .join(let join): scope = try self.join(scope, join)
+            case .select(let expressions): scope = try select(scope, expressions)
+            case .group(let grouping): scope = try group(scope, grouping)
+            }
+        }
+        var sql: SQLFragment = "SELECT " + SQLFragment.joined([scope.key] + columns(of: scope), separator: ", ")
+        sql += " FROM " + scope.from
+        sql += scope.whereClause + " ORDER BY " + scope.key
+        return (sql, scope.entries)
+    }
+
+    /// The number of rows of the pipeline.
+    mutating func count(_ pipeline: QueryPipeline) throws -> SQLFragment {
+        "SELECT count(*) FROM (" + (try compile(pipeline).sql) + ")"
+    }
+
+    private mutating func nextAlias() -> String {
+        defer { aliasCount += 1 }
+        return "s\(aliasCount)"
+    }
+
+    /// The SQL columns of a scope's entries.
+    private func columns(of scope: RowScope) -> [SQLFragment] {
+        scope.entries.map { entry in
+            switch entry.source {
+            case .json(let text, _): text
+            case .column(let rank, let value): rank + ", " + value
+            }
+        }
+    }
+
+    // MARK: Stages
+
+    private mutating func refine(_ scope: RowScope, _ query: DocumentQuery) throws -> RowScope {
+        var scope = scope
+        var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind)
+        conditions.resolve = { [scope] in try scope.field($0) }
+        if query.condition != .always { scope.conditions.append(try conditions.compile(query.condition)) }
+        guard !query.sort.isEmpty || query.limit != nil || query.offset != nil else { return scope }
+        var order: [SQLFragment] = []
+        for key in query.sort {
+            let field = try scope.field(key.path)
+            let direction = key.descending ? " DESC" : ""
+            order += [field.rank + direction, field.value + direction]
+        }
+        order.append(scope.key)
+        let orderText = SQLFragment.joined(order, separator: ", ")
+        let key = query.sort.isEmpty ? scope.key : "row_number() OVER (ORDER BY " + orderText + ")"
+        return wrapped(scope, key: key, tail: " ORDER BY " + orderText + compiler.limitClause(query))
+    }
+
+    private mutating func select(_ scope: RowScope, _ expressions: [NamedExpression]) throws -> RowScope {
+        var selected = scope
+        selected.entries = try expressions.map { named in
+            let (rank, value) = try scope.expression(named.expression)
+            return RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value))
+        }
+        // Computed values are expressions over the rows below; when they grow long
+        // (values computed from computed values), a subquery computes them once.
+        let length = selected.entries.reduce(0) { total, entry in
+            if case .column(let rank, let value) = entry.source { return total + rank.sql.utf8.count + value.sql.utf8.count }
+            return total
+        }
+        return length > 4000 ? wrapped(selected, key: selected.key, tail: "") : selected
+    }
+
+    private mutating func join(_ scope: RowScope, _ join: Join) throws -> RowScope {
+        var scope = scope
+        let alias = "j\(aliasCount)"
+        aliasCount += 1
+        let field = try scope.field(join.field)
+        let other = quoteIdentifier(join.collection)
+        let on: SQLFragment
+        switch (join.target, try compiler.keyKind(join.collection)) {
+        case (_, nil):
+            scope.from += " LEFT JOIN (SELECT NULL AS key, NULL AS body) AS \(alias) ON 0"
+            return joined(scope, alias: alias, name: join.name)
+        case (.key, let kind?):
+            let rank = kind == .integer ? JSONRank.number : .string
+            on = "\(alias).key = " + field.value + " AND " + field.rank + " = \(rank.rawValue)"
+        case (.field(let path), _):
+            let match = "m\(alias)"
+            let target = try FieldSQL.checked(path, from: .json(SQLFragment(match + ".body")), collection: join.collection)
+            on = "\(alias).key = (SELECT \(match).key FROM \(other) AS \(match) WHERE " + target.value + " = " + field.value
+                + " AND " + target.rank + " = " + field.rank + " AND " + field.rank + " BETWEEN 1 AND 3 ORDER BY \(match).key LIMIT 1)"
+        }
+        scope.from += " LEFT JOIN \(other) AS \(alias) ON " + on
+        return joined(scope, alias: alias, name: join.name)
+    }
+
+    /// The scope with the joined document under `name`, in place of an earlier
+    /// one of that name (so a row's members keep their order, as in the evaluator).
+    private func joined(_ scope: RowScope, alias: String, name: String) -> RowScope {
+        var scope = scope
+        let body = SQLFragment(alias + ".body")
+        let entry = RowScope.Entry(path: FieldPath(name), source: .json(body, root: .json(body)))
+        let isUnder = { (entry: RowScope.Entry) in entry.path.components.first == .key(name) }
+        if let index = scope.entries.firstIndex(where: isUnder) {
+            scope.entries[index] = entry
+            scope.entries = scope.entries.enumerated().filter { $0.offset == index || !isUnder($0.element) }.map(\.element)
+        } else {
+            scope.entries.append(entry)
+        }
+        return scope
+    }
+
+    private mutating func group(_ scope: RowScope, _ grouping: Grouping) throws -> RowScope {
+        var keys: [(rank: SQLFragment, value: SQLFragment)] = []
+        for path in grouping.keys {
+            let field = try scope.field(path)
+            keys.append((field.rank, field.value))
+        }
+        var grouped = scope
+        grouped.entries = keys.enumerated().map { index, key in
+            RowScope.Entry(path: grouping.keys[index], source: .column(rank: key.rank, value: key.value))
+        }
+        for named in grouping.aggregates {
+            let (rank, value) = try scope.aggregate(named.aggregate)
+            grouped.entries.append(RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value)))
+        }
+        let terms = SQLFragment.joined(keys.flatMap { [$0.rank, $0.value] }, separator: ", ")
+        return wrapped(grouped, key: "row_number() OVER (ORDER BY " + terms + ")", tail: " GROUP BY " + terms)
+    }
+
+    /// The scope closed into a subquery (`(SELECT …) AS sN`), its rows numbered
+    /// by `key`, whose columns the returned scope reads.
+    private mutating func wrapped(_ scope: RowScope, key: SQLFragment, tail: SQLFragment) -> RowScope {
+        let alias = nextAlias()
+        var columns: [SQLFragment] = [key + " AS key"]
+        var entries: [RowScope.Entry] = []
+        for (index, entry) in scope.entries.enumerated() {
+            switch entry.source {
+            case .json(let text, _):
+                columns.append(text + " AS c\(index)")
+                let column = SQLFragment("\(alias).c\(index)")
+                entries.append(RowScope.Entry(path: entry.path, source: .json(column, root: .json(column))))
+            case .column(let rank, let value):
+                columns.append(rank + " AS r\(index), " + value + " AS v\(index)")
+                entries.append(RowScope.Entry(path: entry.path, source: .column(rank: SQLFragment("\(alias).r\(index)"),
+                                                                              value: SQLFragment("\(alias).v\(index)"))))
+            }
+        }
+        let sql = "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause + tail + ") AS \(alias)"
+        return RowScope(from: sql, key: SQLFragment("\(alias).key"), entries: entries, collection: collection)
+    }
+}
