@@ -37,6 +37,8 @@ final class CommandRunner {
             return .none
         case .query(let name, let query, let action):
             return try runQuery(store.collection(named: name), query, action)
+        case .pipeline(let name, let pipeline, let action):
+            return try runPipeline(store.collection(named: name), pipeline, action)
         case .get(let name, let key):
             let collection = store.collection(named: name)
             guard let document = try collection.get(try adapt(key, for: name)) else {
@@ -143,6 +145,34 @@ final class CommandRunner {
         case .explain:
             return .text(try collection.explain(query).description)
         }
+    }
+
+    /// A chain with a group, join or computed select: rows under the group keys
+    /// and aggregate names (or the selected names) as columns; documents when the
+    /// rows are documents (a join without a select).
+    private func runPipeline(_ collection: DocumentCollection<JSONValue>, _ pipeline: QueryPipeline,
+                             _ action: PipelineAction) throws -> CommandResult {
+        var pipeline = pipeline
+        switch action {
+        case .count:
+            return .value(.integer(Int64(try collection.count(pipeline))))
+        case .explain:
+            return .text(try collection.explain(pipeline).description)
+        case .first:
+            pipeline.stages.append(.refine(DocumentQuery(limit: 1)))
+        case .rows:
+            break
+        }
+        guard let columns = try collection.columns(of: pipeline) else {
+            let limit: Int? = if case .refine(let last)? = pipeline.stages.last { last.limit } else { nil }
+            return try fetch(DocumentQuery(limit: limit)) { try collection.forEachRow(pipeline, $0) }
+        }
+        var rows: [[JSONValue?]] = []
+        try collection.forEachRow(pipeline) { row in
+            try interruption.check("interrupted after \(CommandResult.plural(rows.count, "row"))")
+            rows.append(columns.map { row.value(at: $0.path) ?? .null })
+        }
+        return .rows(columns: columns.map(\.header), rows)
     }
 
     /// Collects the documents `forEach` streams: up to the display limit when

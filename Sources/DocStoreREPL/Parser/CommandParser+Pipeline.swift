@@ -1,0 +1,202 @@
+import DocStore
+
+/// Groups, joins and computed selects, written as in the Swift DSL:
+///
+///     batting.group(by: \.playerID) { (hr: $0.sum(\.HR), seasons: $0.count()) }
+///     batting.join(people, on: \.playerID, as: \.player)
+///     teams.select { ($0.name, pct: Double($0.W) / Double($0.W + $0.L)) }
+extension CommandParser {
+    /// `(by: \.a, \.b) { (name: $0.sum(\.x), n: $0.count()) }`; the block may be left out.
+    mutating func groupArguments() throws(REPLSyntaxError) -> Grouping {
+        try expect(.leftParen)
+        guard try acceptLabel("by") else {
+            throw REPLSyntaxError("expected 'by:' as in group(by: \\.field), found \(current.shown)", at: current.location)
+        }
+        var keys: [FieldPath] = []
+        repeat { keys.append(try keyPath()) } while try accept(.comma)
+        try expect(.rightParen)
+        guard current.isSymbol(.leftBrace) else { return Grouping(keys: keys, aggregates: []) }
+        let open = current
+        try advance()
+        var aggregates: [NamedAggregate] = []
+        if try accept(.leftParen) {
+            if !current.isSymbol(.rightParen) {
+                repeat { aggregates.append(try namedAggregate()) } while try accept(.comma)
+            }
+            try expect(.rightParen, "to close the tuple of aggregates")
+        } else if !current.isSymbol(.rightBrace) {
+            aggregates.append(try namedAggregate())
+        }
+        try closeBrace(openedAt: open)
+        return Grouping(keys: keys, aggregates: aggregates)
+    }
+
+    /// `name: $0.sum(\.x)`, or unnamed (named after the method: `count`, `sum`…).
+    mutating func namedAggregate() throws(REPLSyntaxError) -> NamedAggregate {
+        let label = try acceptAnyLabel()
+        let start = current
+        guard start.kind == .dollarZero else {
+            throw REPLSyntaxError("expected an aggregate of the group such as $0.count() or $0.sum(\\.field), found \(start.shown)", at: start.location)
+        }
+        try advance()
+        try expect(.dot, "after $0 (the group)")
+        let methodToken = current
+        let method = try identifier("count, sum, average, min or max")
+        let aggregate: GroupAggregate
+        switch method {
+        case "count":
+            try expect(.leftParen)
+            if try acceptLabel("distinct") {
+                aggregate = .countDistinct(try keyPath())
+            } else {
+                aggregate = .count
+            }
+            try expect(.rightParen)
+        case "sum": aggregate = .sum(try fieldArgument(method))
+        case "average": aggregate = .average(try fieldArgument(method))
+        case "min": aggregate = .min(try fieldArgument(method))
+        case "max": aggregate = .max(try fieldArgument(method))
+        default:
+            throw REPLSyntaxError("a group offers count(), count(distinct:), sum, average, min and max, not '\(method)'", at: methodToken.location)
+        }
+        return NamedAggregate(label ?? method, aggregate)
+    }
+
+    /// `(other, on: \.field, as: \.name)` or `(other, on: \.field, equals: \.otherField, as: \.name)`;
+    /// `equals: key` compares with the other collection's keys.
+    mutating func joinArguments() throws(REPLSyntaxError) -> Join {
+        try expect(.leftParen)
+        let otherToken = current
+        let other = try identifier("the collection to join")
+        try checkCollectionExists(other, at: otherToken.location)
+        try expect(.comma)
+        guard try acceptLabel("on") else {
+            throw REPLSyntaxError("expected 'on:' as in join(\(other), on: \\.field, as: \\.name), found \(current.shown)", at: current.location)
+        }
+        let field = try keyPath()
+        try expect(.comma)
+        var target = Join.Target.field(field)
+        if try acceptLabel("equals") {
+            if current.identifier == "key" {
+                try advance()
+                target = .key
+            } else {
+                let outer = collection
+                collection = other
+                defer { collection = outer }
+                target = .field(try keyPath())
+            }
+            try expect(.comma)
+        }
+        guard try acceptLabel("as") else {
+            throw REPLSyntaxError("expected 'as:' naming the member that holds the joined document, found \(current.shown)", at: current.location)
+        }
+        let nameToken = current
+        let outer = collection
+        collection = nil  // a new member, not a field of either collection
+        defer { collection = outer }
+        let name = try keyPath()
+        guard name.components.count == 1, case .key(let member) = name.components[0] else {
+            throw REPLSyntaxError("the joined document goes in one member: as: \\.name", at: nameToken.location)
+        }
+        try expect(.rightParen)
+        return Join(other, on: field, equals: target, as: member)
+    }
+
+    /// `{ ($0.a, name: $0.b * 2) }`, `{ $0.a }` or `(\.a, \.b)`.
+    mutating func selectItems() throws(REPLSyntaxError) -> [NamedExpression] {
+        if try accept(.leftParen) {
+            var items: [NamedExpression] = []
+            repeat {
+                let path = try keyPath()
+                items.append(NamedExpression(path.description, .field(path)))
+            } while try accept(.comma)
+            try expect(.rightParen)
+            return items
+        }
+        let open = current
+        try expect(.leftBrace, "or '(' after select")
+        var items: [NamedExpression] = []
+        if try accept(.leftParen) {
+            repeat { items.append(try selectItem()) } while try accept(.comma)
+            try expect(.rightParen, "to close the tuple")
+        } else {
+            items.append(try selectItem())
+        }
+        try closeBrace(openedAt: open)
+        return items
+    }
+
+    /// `label: expression` or `expression` (named by its field path, or its text).
+    mutating func selectItem() throws(REPLSyntaxError) -> NamedExpression {
+        let label = try acceptAnyLabel()
+        let expression = try valueExpression()
+        if let label { return NamedExpression(label, expression) }
+        if case .field(let path) = expression { return NamedExpression(path.description, expression) }
+        return NamedExpression(expression.description, expression)
+    }
+
+    /// `a + b * c`, with `+ -` below `* /`, left to right, as in Swift.
+    mutating func valueExpression() throws(REPLSyntaxError) -> ValueExpression {
+        try nest()
+        defer { unnest() }
+        var result = try valueTerm()
+        while case .symbol(let symbol) = current.kind, symbol == .plus || symbol == .minus {
+            try advance()
+            result = .arithmetic(symbol == .plus ? .add : .subtract, result, try valueTerm())
+        }
+        return result
+    }
+
+    private mutating func valueTerm() throws(REPLSyntaxError) -> ValueExpression {
+        var result = try valueFactor()
+        while case .symbol(let symbol) = current.kind, symbol == .star || symbol == .slash {
+            try advance()
+            result = .arithmetic(symbol == .star ? .multiply : .divide, result, try valueFactor())
+        }
+        return result
+    }
+
+    private mutating func valueFactor() throws(REPLSyntaxError) -> ValueExpression {
+        switch current.kind {
+        case .dollarZero:
+            return .field(try fieldReference(stopAt: []))
+        case .symbol(.leftParen):
+            try advance()
+            let inner = try valueExpression()
+            try expect(.rightParen)
+            return inner
+        case .identifier("Double"):
+            try advance()
+            try expect(.leftParen, "after Double")
+            let inner = try valueExpression()
+            try expect(.rightParen)
+            return .double(inner)
+        case .symbol(.minus):
+            var probe = lexer
+            if let next = try? probe.next(), next.kind == .dollarZero || next.isSymbol(.leftParen) || next.identifier == "Double" {
+                try advance()
+                return .arithmetic(.subtract, .literal(.integer(0)), try valueFactor())
+            }
+            return .literal(try scalarLiteral())
+        default:
+            return .literal(try scalarLiteral())
+        }
+    }
+
+    /// `name:` when it comes next (an identifier then a colon): consumed, returned.
+    mutating func acceptAnyLabel() throws(REPLSyntaxError) -> String? {
+        guard let name = current.identifier else { return nil }
+        return try acceptLabel(name) ? name : nil
+    }
+
+    /// The paths of a select of plain fields, each named by its path; nil otherwise.
+    static func plainFields(_ items: [NamedExpression]) -> [FieldPath]? {
+        var paths: [FieldPath] = []
+        for item in items {
+            guard case .field(let path) = item.expression, item.name == path.description else { return nil }
+            paths.append(path)
+        }
+        return paths
+    }
+}
