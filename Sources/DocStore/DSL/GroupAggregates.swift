@@ -62,6 +62,28 @@ public struct GroupAggregates<Model: QueryableDocument>: Sendable {
     public func max<Value: Comparable & Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value?>>) -> GroupValue<Value?> {
         GroupValue(.max(path(field)))
     }
+
+    // Untyped collections (`$0` of a `DocumentCollection<JSONValue>`): the results are JSON values.
+
+    /// The sum of an untyped field's numbers over the group.
+    public func sum(_ field: KeyPath<Model.Fields, DocumentField<JSONValue>>) -> GroupValue<JSONValue> {
+        GroupValue(.sum(path(field)))
+    }
+
+    /// The average of an untyped field's numbers over the group (`null` when none).
+    public func average(_ field: KeyPath<Model.Fields, DocumentField<JSONValue>>) -> GroupValue<JSONValue> {
+        GroupValue(.average(path(field)))
+    }
+
+    /// The smallest value of an untyped field in the group, in DocStore's order.
+    public func min(_ field: KeyPath<Model.Fields, DocumentField<JSONValue>>) -> GroupValue<JSONValue> {
+        GroupValue(.min(path(field)))
+    }
+
+    /// The largest value of an untyped field in the group, in DocStore's order.
+    public func max(_ field: KeyPath<Model.Fields, DocumentField<JSONValue>>) -> GroupValue<JSONValue> {
+        GroupValue(.max(path(field)))
+    }
 }
 
 /// An aggregate of a group, typed by its result: what `$0.sum(\.homeRuns)` is in

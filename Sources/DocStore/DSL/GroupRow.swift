@@ -17,6 +17,9 @@ public struct GroupColumns<Model: QueryableDocument, Columns> {
     }
 
     /// A group key, by the model's field: `$0.playerID` after `group(by: \.playerID)`.
+    /// (Labels win over fields of the same name, which matters for untyped models,
+    /// whose fields are any name.)
+    @_disfavoredOverload
     public subscript<Value>(dynamicMember keyPath: KeyPath<Model.Fields, DocumentField<Value>>) -> DocumentField<Value> {
         Model.Fields(_path: .root)[keyPath: keyPath]
     }
@@ -47,6 +50,7 @@ public struct GroupRow<Model: QueryableDocument, Columns> {
     }
 
     /// A group key's value (or a selected field's), by the model's field.
+    @_disfavoredOverload
     public subscript<Value>(dynamicMember keyPath: KeyPath<Model.Fields, DocumentField<Value>>) -> Value {
         let path = Model.Fields(_path: .root)[keyPath: keyPath].fieldPath
         if let key = keyValues[path] as? Value { return key }

@@ -74,7 +74,9 @@ extension CommandParser {
             throw REPLSyntaxError("expected 'on:' as in join(\(other), on: \\.field, as: \\.name), found \(current.shown)", at: current.location)
         }
         let field = try keyPath()
-        try expect(.comma)
+        guard try accept(.comma) else {
+            throw REPLSyntaxError("expected ', as: \\.name' naming the member that holds the joined document, found \(current.shown)", at: current.location)
+        }
         var target = Join.Target.field(field)
         if try acceptLabel("equals") {
             if current.identifier == "key" {

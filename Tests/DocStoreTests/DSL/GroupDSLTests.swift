@@ -3,7 +3,7 @@ import Testing
 @testable import DocStore
 
 @Document
-struct Person: Codable, Identifiable, Equatable {
+struct TestPerson: Codable, Identifiable, Equatable {
     var id: String
     var nameFirst: String
     var nameLast: String
@@ -11,7 +11,7 @@ struct Person: Codable, Identifiable, Equatable {
 }
 
 @Document
-struct BattingLine: Codable, Equatable {
+struct TestBattingLine: Codable, Equatable {
     var playerID: String
     var yearID: Int
     var lgID: String
@@ -20,11 +20,11 @@ struct BattingLine: Codable, Equatable {
     var AB: Int
     var average: Double?
     /// Filled by a join, never stored.
-    var player: Person? = nil
+    var player: TestPerson? = nil
 }
 
-/// Career totals decoded from group rows.
-struct Career: Decodable, Equatable {
+/// TestCareer totals decoded from group rows.
+struct TestCareer: Decodable, Equatable {
     var playerID: String
     var hr: Int
     var seasons: Int
@@ -36,25 +36,25 @@ extension DSLTests {
     @Suite("Typed groups, joins and computed values")
     struct GroupDSLTests {
         let store: DocumentStore
-        let batting: DocumentCollection<BattingLine>
-        let people: DocumentCollection<Person>
+        let batting: DocumentCollection<TestBattingLine>
+        let people: DocumentCollection<TestPerson>
 
         init() throws {
             store = try DocumentStore.inMemory()
-            batting = store.collection(BattingLine.self, named: "batting")
-            people = store.collection(Person.self, named: "people")
+            batting = store.collection(TestBattingLine.self, named: "batting")
+            people = store.collection(TestPerson.self, named: "people")
             try people.insert(contentsOf: [
-                Person(id: "aaronha01", nameFirst: "Hank", nameLast: "Aaron", birthCountry: "USA"),
-                Person(id: "ruthba01", nameFirst: "Babe", nameLast: "Ruth", birthCountry: "USA"),
-                Person(id: "ortizda01", nameFirst: "David", nameLast: "Ortiz", birthCountry: "D.R."),
+                TestPerson(id: "aaronha01", nameFirst: "Hank", nameLast: "Aaron", birthCountry: "USA"),
+                TestPerson(id: "ruthba01", nameFirst: "Babe", nameLast: "Ruth", birthCountry: "USA"),
+                TestPerson(id: "ortizda01", nameFirst: "David", nameLast: "Ortiz", birthCountry: "D.R."),
             ])
             try batting.insert(contentsOf: [
-                BattingLine(playerID: "aaronha01", yearID: 1957, lgID: "NL", HR: 44, H: 198, AB: 615, average: 0.322),
-                BattingLine(playerID: "ruthba01", yearID: 1927, lgID: "AL", HR: 60, H: 192, AB: 540),
-                BattingLine(playerID: "aaronha01", yearID: 1971, lgID: "NL", HR: 47, H: 162, AB: 495),
-                BattingLine(playerID: "ortizda01", yearID: 2006, lgID: "AL", HR: 54, H: 160, AB: 558),
-                BattingLine(playerID: "ruthba01", yearID: 1921, lgID: "AL", HR: 59, H: 204, AB: 540),
-                BattingLine(playerID: "nobody", yearID: 2006, lgID: "AL", HR: 54, H: 1, AB: 3),
+                TestBattingLine(playerID: "aaronha01", yearID: 1957, lgID: "NL", HR: 44, H: 198, AB: 615, average: 0.322),
+                TestBattingLine(playerID: "ruthba01", yearID: 1927, lgID: "AL", HR: 60, H: 192, AB: 540),
+                TestBattingLine(playerID: "aaronha01", yearID: 1971, lgID: "NL", HR: 47, H: 162, AB: 495),
+                TestBattingLine(playerID: "ortizda01", yearID: 2006, lgID: "AL", HR: 54, H: 160, AB: 558),
+                TestBattingLine(playerID: "ruthba01", yearID: 1921, lgID: "AL", HR: 59, H: 204, AB: 540),
+                TestBattingLine(playerID: "nobody", yearID: 2006, lgID: "AL", HR: 54, H: 1, AB: 3),
             ])
         }
 
@@ -77,8 +77,8 @@ extension DSLTests {
             let careers = try batting.filter { $0.yearID >= 1921 }
                 .group(by: \.playerID) { (hr: $0.sum(\.HR), seasons: $0.count()) }
                 .filter { $0.seasons >= 2 }
-                .fetch(as: Career.self)
-            #expect(careers == [Career(playerID: "aaronha01", hr: 91, seasons: 2), Career(playerID: "ruthba01", hr: 119, seasons: 2)])
+                .fetch(as: TestCareer.self)
+            #expect(careers == [TestCareer(playerID: "aaronha01", hr: 91, seasons: 2), TestCareer(playerID: "ruthba01", hr: 119, seasons: 2)])
         }
 
         @Test func twoKeysHavingAndSortByKey() throws {
@@ -148,8 +148,8 @@ extension DSLTests {
         }
 
         @Test func integerSumOverflowIsAnErrorNamingTheField() throws {
-            try batting.insert(BattingLine(playerID: "big", yearID: 1, lgID: "X", HR: Int.max, H: 0, AB: 0))
-            try batting.insert(BattingLine(playerID: "big", yearID: 2, lgID: "X", HR: 1, H: 0, AB: 0))
+            try batting.insert(TestBattingLine(playerID: "big", yearID: 1, lgID: "X", HR: Int.max, H: 0, AB: 0))
+            try batting.insert(TestBattingLine(playerID: "big", yearID: 2, lgID: "X", HR: 1, H: 0, AB: 0))
             let query = batting.query.group(by: \.playerID) { $0.sum(\.HR) }
             #expect(throws: DocStoreError.self) { try query.fetch() }
             do {
