@@ -140,21 +140,43 @@ struct PipelineCompiler {
         return scope
     }
 
+    /// A group: a first subquery reads each field the group needs once per row
+    /// (its rank and value), which the `GROUP BY` and the aggregates then use as
+    /// plain columns (`LIMIT -1` keeps SQLite from merging it back, which would
+    /// read each field again for every aggregate). When an index starts with the
+    /// group's keys, the rows are read in its order.
     private mutating func group(_ scope: RowScope, _ grouping: Grouping) throws -> RowScope {
-        var keys: [(rank: SQLFragment, value: SQLFragment)] = []
-        for path in grouping.keys {
-            let field = try scope.field(path)
-            keys.append((field.rank, field.value))
+        var paths: [FieldPath] = []
+        for path in grouping.keys + grouping.aggregates.compactMap(\.aggregate.field) where !paths.contains(path) {
+            paths.append(path)
         }
-        var grouped = scope
-        grouped.entries = keys.enumerated().map { index, key in
-            RowScope.Entry(path: grouping.keys[index], source: .column(rank: key.rank, value: key.value))
+        let alias = "g\(aliasCount)"
+        aliasCount += 1
+        var columns: [SQLFragment] = []
+        var entries: [RowScope.Entry] = []
+        for (index, path) in paths.enumerated() {
+            let field = try scope.field(path)
+            columns.append(field.rank + " AS r\(index), " + field.value + " AS v\(index)")
+            entries.append(RowScope.Entry(path: path, source: .column(rank: SQLFragment("\(alias).r\(index)"),
+                                                                  value: SQLFragment("\(alias).v\(index)"))))
+        }
+        let keyCount = grouping.keys.count
+        let keyTerms = (0..<keyCount).map { SQLFragment("r\($0), v\($0)") }
+        let isTable = scope.entries.count == 1 && scope.entries[0].path == .root && scope.from.sql.hasSuffix(" AS s0")
+        let indexed = try isTable && compiler.indexedFields().contains { $0.starts(with: grouping.keys) }
+        let order: SQLFragment = indexed ? " ORDER BY " + .joined(keyTerms, separator: ", ") : ""
+        let rows = RowScope(from: "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause
+                                  + order + " LIMIT -1) AS \(alias)",
+                            key: "NULL", entries: entries, collection: collection)
+        var grouped = rows
+        grouped.entries = Array(entries.prefix(keyCount)).enumerated().map { index, entry in
+            RowScope.Entry(path: grouping.keys[index], source: entry.source)
         }
         for named in grouping.aggregates {
-            let (rank, value) = try scope.aggregate(named.aggregate)
+            let (rank, value) = try rows.aggregate(named.aggregate)
             grouped.entries.append(RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value)))
         }
-        let terms = SQLFragment.joined(keys.flatMap { [$0.rank, $0.value] }, separator: ", ")
+        let terms = SQLFragment.joined((0..<keyCount).map { SQLFragment("\(alias).r\($0), \(alias).v\($0)") }, separator: ", ")
         return wrapped(grouped, key: "row_number() OVER (ORDER BY " + terms + ")", tail: " GROUP BY " + terms)
     }
 

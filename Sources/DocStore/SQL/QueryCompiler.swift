@@ -13,6 +13,8 @@ struct QueryCompiler {
     let collection: String
     /// The key kind of a collection, nil when it doesn't exist (for subqueries).
     let keyKind: (String) throws -> KeyKind?
+    /// The fields of the collection's indexes (a group by indexed fields reads the index).
+    var indexedFields: () throws -> [[FieldPath]] = { [] }
 
     var table: String { quoteIdentifier(collection) }
 

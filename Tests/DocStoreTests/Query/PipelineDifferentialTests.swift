@@ -19,6 +19,10 @@ struct PipelineDifferentialTests {
         let main = store.collection(named: "main")
         let bodies = (1...60).map { _ in generator.document() }
         try main.insert(contentsOf: bodies)
+        if seed % 2 == 0 {  // groups by indexed fields read the index in order
+            try main.createIndex(on: FieldPath("g"))
+            try main.createIndex(on: [FieldPath("h", "k"), FieldPath("t")])
+        }
         // As stored (with the generated key as "id").
         let documents = Array(zip(try main.keys(DocumentQuery()), try main.fetch(DocumentQuery()))).map { (key: $0.0, document: $0.1) }
         let other = store.collection(named: "other")
