@@ -44,9 +44,9 @@ extension CollectionQuery {
     private func computedRows(_ expressions: [ValueExpression]) throws -> [[JSONValue]] {
         var pipeline = try queryPipeline()
         pipeline.stages.append(.select(expressions.indices.map { NamedExpression("c\($0)", expressions[$0]) }))
-        return try collection.rows(pipeline).map { row in
-            expressions.indices.map { row.value(at: FieldPath("c\($0)")) ?? .null }
-        }
+        var rows: [[JSONValue]] = []
+        try collection.forEachRowParts(pipeline) { _, values in rows.append(values) }  // the selected values, in order
+        return rows
     }
 
     // MARK: Aggregates

@@ -21,29 +21,40 @@ extension DocumentCollection {
 
     /// Calls `body` with each row of the pipeline, in order, streaming.
     public func forEachRow(_ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) throws {
+        try forEachRowParts(pipeline) { paths, values in
+            var row: JSONValue = .object([:])
+            for (path, value) in zip(paths, values) { row = row.setting(value, at: path.components[...]) }
+            try body(row)
+        }
+    }
+
+    /// Calls `body` with the parts of each row (the document, joined documents,
+    /// columns): their paths in the row, and their values.
+    func forEachRowParts(_ pipeline: QueryPipeline, _ body: ([FieldPath], [JSONValue]) throws -> Void) throws {
         var entries: [RowScope.Entry] = []
+        var paths: [FieldPath] = []
         try mappingOverflow(pipeline) {
             try readRows(cached: false, { compiler in
                 var pipelineCompiler = PipelineCompiler(compiler)
                 let compiled = try pipelineCompiler.compile(pipeline)
                 entries = compiled.entries
+                paths = entries.map(\.path)
                 return compiled.sql
             }) { statement, _ in
-                var row: JSONValue = .object([:])
+                var values: [JSONValue] = []
+                values.reserveCapacity(entries.count)
                 var column: Int32 = 1
                 for entry in entries {
-                    let value: JSONValue
                     switch entry.source {
                     case .json:
-                        value = statement.isNull(at: column) ? .null : try parsed(statement.bytes(at: column))
+                        values.append(statement.isNull(at: column) ? .null : try parsed(statement.bytes(at: column)))
                         column += 1
                     case .column:
-                        value = try statement.jsonValue(rankAt: column, collection: name, key: nil)
+                        values.append(try statement.jsonValue(rankAt: column, collection: name, key: nil))
                         column += 2
                     }
-                    row = row.setting(value, at: entry.path.components[...])
                 }
-                try body(row)
+                try body(paths, values)
             }
         }
     }
