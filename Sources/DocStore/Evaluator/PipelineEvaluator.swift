@@ -26,7 +26,12 @@ extension QueryPipeline {
             case .join(let join):
                 let others = collections(join.collection)?.sorted { JSONOrder.compare($0.key, $1.key) == .orderedAscending }
                 rows = rows.map { row in
-                    let match = others?.first { Self.joins(row.value(at: join.field), $0, join.target) }
+                    let value = row.value(at: join.field)
+                    if join.many {
+                        let matches = others?.filter { Self.joins(value, $0, join.target) }.map(\.document) ?? []
+                        return row.setting(.array(matches), at: [.key(join.name)])
+                    }
+                    let match = others?.first { Self.joins(value, $0, join.target) }
                     return row.setting(match?.document ?? .null, at: [.key(join.name)])
                 }
             case .select(let expressions):
@@ -83,7 +88,14 @@ extension QueryPipeline {
         }
         return try groups.map { group in
             var row = JSONValue.object([:])
-            for (path, value) in zip(grouping.keys, group.keys) { row = row.setting(value, at: path.components[...]) }
+            for (index, path) in grouping.keys.enumerated() {
+                // 2 and 2.0 are one group: its key is the integer when a row has one.
+                let integer = group.rows.lazy.compactMap { row -> JSONValue? in
+                    if case .integer = row.value(at: path) { return row.value(at: path) }
+                    return nil
+                }.first
+                row = row.setting(integer ?? Self.positiveZero(group.keys[index]), at: path.components[...])
+            }
             for named in grouping.aggregates {
                 let values = group.rows.map { $0.value(at: named.aggregate.field ?? .root)?.asQueried }
                 row = row.setting(try aggregate(named.aggregate, values), at: [.key(named.name)])
@@ -132,10 +144,17 @@ extension QueryPipeline {
             let best = present.reduce(nil as JSONValue?) { best, value in
                 guard let best else { return value }
                 let order = JSONOrder.compare(value, best)
+                if order == .orderedSame, case .integer = value { return value }  // of 2 and 2.0, the integer
                 return (isMin ? order == .orderedAscending : order == .orderedDescending) ? value : best
             }
-            return best ?? .null
+            return best.map(positiveZero) ?? .null
         }
+    }
+
+    /// A real as `x + 0.0`: -0.0 becomes 0.0 (equal values, one way to show them).
+    static func positiveZero(_ value: JSONValue) -> JSONValue {
+        if case .double(let d) = value { return .double(d + 0.0) }
+        return value
     }
 
     /// A computed value (nil for Swift's `nil`).

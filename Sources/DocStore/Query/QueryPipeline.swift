@@ -96,9 +96,10 @@ public enum GroupAggregate: Hashable, Sendable {
     }
 }
 
-/// A to-one join: each row gains, under ``name``, the document of ``collection``
-/// whose field (or key) equals the row's ``field``, or `nil` when none does.
-/// When several documents match, the one with the smallest key is taken. Only
+/// A join: each row gains, under ``name``, the document of ``collection`` whose
+/// field (or key) equals the row's ``field``, or `nil` when none does; when
+/// several documents match, the one with the smallest key is taken. A to-many
+/// join (``many``) gains the array of all of them instead. Only
 /// scalars match (a missing or null field matches nothing), with the equality of
 /// conditions (`2 == 2.0`, `"2" != 2`).
 public struct Join: Hashable, Sendable {
@@ -118,12 +119,16 @@ public struct Join: Hashable, Sendable {
     public var target: Target
     /// The member of the row that holds the joined document.
     public var name: String
+    /// To-many: the member holds an array of every matching document, in key
+    /// order (empty when none matches), instead of the first one.
+    public var many: Bool
 
-    public init(_ collection: String, on field: FieldPath, equals target: Target, as name: String) {
+    public init(_ collection: String, on field: FieldPath, equals target: Target, as name: String, many: Bool = false) {
         self.collection = collection
         self.field = field
         self.target = target
         self.name = name
+        self.many = many
     }
 }
 

@@ -66,7 +66,15 @@ extension RowScope {
             for r in ranks {
                 let extreme = (isMin ? "min(" : "max(") + only(r) + ")"
                 rank += " WHEN " + extreme + " IS NOT NULL THEN \(r)"
-                value += " WHEN " + extreme + " IS NOT NULL THEN " + extreme
+                if r == JSONRank.number.rawValue {
+                    // Of 2 and 2.0, both extreme, the integer; of 0.0 and -0.0, 0.0.
+                    let integer = (isMin ? "min(" : "max(") + "CASE WHEN " + field.rank + " = 2 AND typeof(" + field.value
+                        + ") = 'integer' THEN " + field.value + " END)"
+                    value += " WHEN " + extreme + " IS NOT NULL THEN CASE WHEN " + integer + " = " + extreme
+                        + " THEN " + integer + " ELSE " + extreme + " + 0.0 END"  // and 0.0 of -0.0
+                } else {
+                    value += " WHEN " + extreme + " IS NOT NULL THEN " + extreme
+                }
             }
             return (rank + " ELSE 0 END", value + " END")
         }

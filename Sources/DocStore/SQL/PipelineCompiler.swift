@@ -106,6 +106,7 @@ struct PipelineCompiler {
         aliasCount += 1
         let field = try scope.field(join.field)
         let other = quoteIdentifier(join.collection)
+        if join.many { return try joinedMany(scope, join, field: field, alias: alias) }
         let on: SQLFragment
         switch (join.target, try compiler.keyKind(join.collection)) {
         case (_, nil):
@@ -124,11 +125,35 @@ struct PipelineCompiler {
         return joined(scope, alias: alias, name: join.name)
     }
 
+    /// A to-many join: the array of the matching documents, in key order, from a
+    /// correlated subquery (`[]` when none matches).
+    private func joinedMany(_ scope: RowScope, _ join: Join, field: FieldSQL, alias: String) throws -> RowScope {
+        let other = quoteIdentifier(join.collection)
+        let match = "m\(alias)"
+        let test: SQLFragment
+        switch (join.target, try compiler.keyKind(join.collection)) {
+        case (_, nil):
+            return joined(scope, body: "json_array()", name: join.name)
+        case (.key, let kind?):
+            let rank = kind == .integer ? JSONRank.number : .string
+            test = "\(match).key = " + field.value + " AND " + field.rank + " = \(rank.rawValue)"
+        case (.field(let path), _):
+            let target = try FieldSQL.checked(path, from: .json(SQLFragment(match + ".body")), collection: join.collection)
+            test = target.value + " = " + field.value + " AND " + target.rank + " = " + field.rank + " AND " + field.rank + " BETWEEN 1 AND 3"
+        }
+        let array = "(SELECT json_group_array(json(b)) FROM (SELECT \(match).body AS b FROM \(other) AS \(match) WHERE "
+            + test + " ORDER BY \(match).key))"
+        return joined(scope, body: array, name: join.name)
+    }
+
     /// The scope with the joined document under `name`, in place of an earlier
     /// one of that name (so a row's members keep their order, as in the evaluator).
     private func joined(_ scope: RowScope, alias: String, name: String) -> RowScope {
+        joined(scope, body: SQLFragment(alias + ".body"), name: name)
+    }
+
+    private func joined(_ scope: RowScope, body: SQLFragment, name: String) -> RowScope {
         var scope = scope
-        let body = SQLFragment(alias + ".body")
         let entry = RowScope.Entry(path: FieldPath(name), source: .json(body, root: .json(body)))
         let isUnder = { (entry: RowScope.Entry) in entry.path.components.first == .key(name) }
         if let index = scope.entries.firstIndex(where: isUnder) {
@@ -169,8 +194,14 @@ struct PipelineCompiler {
                                   + order + " LIMIT -1) AS \(alias)",
                             key: "NULL", entries: entries, collection: collection)
         var grouped = rows
-        grouped.entries = Array(entries.prefix(keyCount)).enumerated().map { index, entry in
-            RowScope.Entry(path: grouping.keys[index], source: entry.source)
+        // 2 and 2.0 are one group, so are 0.0 and -0.0: its key is the integer
+        // when a row has one, and never -0.0 (+ 0.0 makes it 0.0).
+        grouped.entries = (0..<keyCount).map { index in
+            let (rank, value) = ("\(alias).r\(index)", "\(alias).v\(index)")
+            let integer = "max(CASE WHEN \(rank) = 2 AND typeof(\(value)) = 'integer' THEN \(value) END)"
+            let real = "CASE WHEN typeof(\(value)) = 'real' THEN \(value) + 0.0 ELSE \(value) END"
+            return RowScope.Entry(path: grouping.keys[index], source: .column(rank: SQLFragment(rank),
+                                                                              value: SQLFragment("coalesce(\(integer), \(real))")))
         }
         for named in grouping.aggregates {
             let (rank, value) = try rows.aggregate(named.aggregate)

@@ -129,7 +129,7 @@ struct RandomPipelines {
             case 1:
                 let name = pick(["j", "k"])
                 let target: Join.Target = chance(40) ? .key : .field(FieldPath("code"))
-                pipeline.stages.append(.join(Join("other", on: path(columns, joins: joins), equals: target, as: name)))
+                pipeline.stages.append(.join(Join("other", on: path(columns, joins: joins), equals: target, as: name, many: chance(25))))
                 joins.removeAll { $0 == name }
                 joins.append(name)
                 columns?.removeAll { $0.components.first == .key(name) }
