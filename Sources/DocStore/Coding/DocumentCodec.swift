@@ -95,7 +95,33 @@ enum DocumentCodec {
 
     /// Decodes a model from a `JSONValue`.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(DocumentCodingError) -> T {
-        try decode(type, from: serialize(value))
+        if let scalar = scalar(type, from: value) { return scalar }
+        return try decode(type, from: serialize(value))
+    }
+
+    /// The common scalars (strings, integers, doubles, booleans, their optionals
+    /// and nil) decoded directly, as the full decoder would decode them; nil for
+    /// anything else, which takes the full path.
+    private static func scalar<T>(_ type: T.Type, from value: JSONValue) -> T? {
+        switch value {
+        case .string(let string) where T.self == String.self || T.self == String?.self:
+            return string as? T
+        case .integer(let integer) where T.self == Int.self || T.self == Int?.self:
+            return Int(integer) as? T
+        case .integer(let integer) where T.self == Int64.self || T.self == Int64?.self:
+            return integer as? T
+        case .integer(let integer) where T.self == Double.self || T.self == Double?.self:
+            return Double(integer) as? T  // correctly rounded, as the decoder reads an integer as a Double
+        case .double(let double) where T.self == Double.self || T.self == Double?.self:
+            return double as? T
+        case .bool(let bool) where T.self == Bool.self || T.self == Bool?.self:
+            return bool as? T
+        case .null:
+            guard let optional = T.self as? any ExpressibleByNilLiteral.Type else { return nil }
+            return optional.init(nilLiteral: ()) as? T
+        default:
+            return nil
+        }
     }
 
     /// Parses any JSON text into a `JSONValue` (objects keep key order; with
