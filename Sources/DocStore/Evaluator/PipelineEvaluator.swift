@@ -37,7 +37,10 @@ extension QueryPipeline {
             case .select(let expressions):
                 rows = try rows.map { row in
                     try expressions.reduce(JSONValue.object([:])) { result, named in
-                        result.setting(try Self.evaluate(named.expression, on: row) ?? .null, at: [.key(named.name)])
+                        // A field is selected exactly as stored; computed values as queries read numbers.
+                        let value = if case .field(let path) = named.expression { row.value(at: path) }
+                            else { try Self.evaluate(named.expression, on: row) }
+                        return result.setting(value ?? .null, at: [.key(named.name)])
                     }
                 }
             case .group(let grouping):

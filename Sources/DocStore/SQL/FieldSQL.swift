@@ -39,6 +39,9 @@ struct FieldSQL {
     var isIndexable: Bool
     /// The rank of a value that is not read from JSON (a computed column), nil otherwise.
     private var knownRank: SQLFragment?
+    /// The value as JSON text in one call (`body -> '$."a"'`: exact, NULL when
+    /// missing), when the path allows it: what a query's output columns read.
+    var jsonText: SQLFragment?
 
     /// The type's rank in the sort order: 0 missing/null, 1 boolean, 2 number,
     /// 3 string, 4 array, 5 object (``JSONRank``).
@@ -49,11 +52,12 @@ struct FieldSQL {
 
     /// A column of a pipeline stage whose rank and value are computed already
     /// (a group key, an aggregate, a selected value): present even when nil.
-    static func column(rank: SQLFragment, value: SQLFragment) -> FieldSQL {
+    static func column(rank: SQLFragment, value: SQLFragment, jsonText: SQLFragment? = nil) -> FieldSQL {
         let container = "(CASE WHEN " + rank + " >= \(JSONRank.array.rawValue) THEN " + value + " END)"
         var field = FieldSQL(type: "'column'", value: value, elements: "json_each(" + container + ")",
                              arrayLength: "json_array_length(" + container + ")", isIndexable: false)
         field.knownRank = rank
+        field.jsonText = jsonText
         return field
     }
 
@@ -128,6 +132,7 @@ struct FieldSQL {
         self.init(type: "json_type(" + arguments, value: "json_extract(" + arguments,
                   elements: "json_each(" + arguments, arrayLength: "json_array_length(" + arguments,
                   isIndexable: isIndexable)
+        if isIndexable || root != .document { jsonText = "(" + base + " -> " + literal + ")" }
     }
 
     private init(type: SQLFragment, value: SQLFragment, elements: SQLFragment, arrayLength: SQLFragment, isIndexable: Bool) {

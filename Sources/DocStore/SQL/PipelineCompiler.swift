@@ -39,6 +39,11 @@ struct PipelineCompiler {
             case .group(let grouping): scope = try group(scope, grouping)
             }
         }
+        // Columns that are documents' fields are read as their JSON text, in one call.
+        scope.entries = scope.entries.map { entry in
+            guard let text = entry.jsonText else { return entry }
+            return RowScope.Entry(path: entry.path, source: .json(text, root: .json(text)))
+        }
         var sql: SQLFragment = "SELECT " + SQLFragment.joined([scope.key] + columns(of: scope), separator: ", ")
         sql += " FROM " + scope.from
         sql += scope.whereClause + " ORDER BY " + scope.key
@@ -89,7 +94,9 @@ struct PipelineCompiler {
         var selected = scope
         selected.entries = try expressions.map { named in
             let (rank, value) = try scope.expression(named.expression)
-            return RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value))
+            var jsonText: SQLFragment?
+            if case .field(let path) = named.expression { jsonText = try scope.field(path).jsonText }
+            return RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value), jsonText: jsonText)
         }
         // Computed values are expressions over the rows below; when they grow long
         // (values computed from computed values), a subquery computes them once.
@@ -114,7 +121,7 @@ struct PipelineCompiler {
             return joined(scope, alias: alias, name: join.name)
         case (.key, let kind?):
             let rank = kind == .integer ? JSONRank.number : .string
-            on = "\(alias).key = " + field.value + " AND " + field.rank + " = \(rank.rawValue)"
+            on = "\(alias).key = " + field.value + " AND " + field.rank + " = \(rank.rawValue)"  // never "5" or true for key 5 or 1
         case (.field(let path), _):
             let match = "m\(alias)"
             let target = try FieldSQL.checked(path, from: .json(SQLFragment(match + ".body")), collection: join.collection)
@@ -225,8 +232,13 @@ struct PipelineCompiler {
                 entries.append(RowScope.Entry(path: entry.path, source: .json(column, root: .json(column))))
             case .column(let rank, let value):
                 columns.append(rank + " AS r\(index), " + value + " AS v\(index)")
-                entries.append(RowScope.Entry(path: entry.path, source: .column(rank: SQLFragment("\(alias).r\(index)"),
-                                                                              value: SQLFragment("\(alias).v\(index)"))))
+                var carried = RowScope.Entry(path: entry.path, source: .column(rank: SQLFragment("\(alias).r\(index)"),
+                                                                              value: SQLFragment("\(alias).v\(index)")))
+                if let text = entry.jsonText {
+                    columns.append(text + " AS t\(index)")
+                    carried.jsonText = SQLFragment("\(alias).t\(index)")
+                }
+                entries.append(carried)
             }
         }
         let sql = "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause + tail + ") AS \(alias)"

@@ -20,6 +20,9 @@ struct RowScope {
     struct Entry {
         var path: FieldPath
         var source: Source
+        /// For a column that is a document's field: the field as JSON text, which
+        /// the statement's output reads in one call, exactly as stored.
+        var jsonText: SQLFragment? = nil
     }
 
     /// The `FROM` source, joins included.
@@ -46,7 +49,7 @@ struct RowScope {
         case .json(_, let root):
             return try FieldSQL.checked(rest, from: root, collection: collection)
         case .column(let rank, let value):
-            if rest.components.isEmpty { return .column(rank: rank, value: value) }
+            if rest.components.isEmpty { return .column(rank: rank, value: value, jsonText: entry.jsonText) }
             let container = "(CASE WHEN " + rank + " >= \(JSONRank.array.rawValue) THEN " + value + " END)"
             return try FieldSQL.checked(rest, from: .json(container), collection: collection)
         }

@@ -10,7 +10,9 @@ struct RandomPipelines {
     var rng: SeededGenerator
 
     static let groupValues: [JSONValue] = [.null, true, false, 1, 2, 3, 0.5, 2.5, "a", "b", "B", "é", ""]
-    static let numbers: [JSONValue] = [.null, 0, 1, 2, 3, 7, -4, 10, 0.5, 1.25, -2.75, "x", "10", true, [1, 2]]
+    static let numbers: [JSONValue] = [.null, 0, 1, 2, 3, 7, -4, 10, 0.5, 1.25, -2.75, "x", "10", true, huge, [1, 2]]
+    /// A number neither Int64 nor Double holds: selected exactly, computed as SQLite reads it (a Double).
+    static let huge = JSONValue.exactNumber(JSONNumberLiteral("18446744073709551615")!)
     static let strings: [JSONValue] = ["", "a", "b", "ab", "B", "é", "😀", 3, .null]
     static let codes: [JSONValue] = [1, 2, 3, 4, "a", "b", .null, 2.5]
 
