@@ -27,25 +27,25 @@ extension CollectionQuery {
             if case .field(let path) = expression { return path }
             return nil
         }
-        let rows = stages.isEmpty && paths.count == expressions.count
-            ? try collection.select(documentQuery(), fields: paths) : try computedRows(expressions)
-        return try rows.map { row in
+        let columnPaths = expressions.map { expression in
+            if case .field(let path) = expression { path } else { FieldPath(expression.description) }
+        }
+        func tuple(_ row: [JSONValue]) throws -> (repeat (each Column).Value) {
             var index = 0
             func next<T: Decodable>(_ type: T.Type) throws -> T {
                 defer { index += 1 }
-                let path = if case .field(let path) = expressions[index] { path } else { FieldPath(expressions[index].description) }
-                return try decode(T.self, from: index < row.count ? row[index] : .null, at: path)
+                return try decode(T.self, from: index < row.count ? row[index] : .null, at: columnPaths[index])
             }
             return (repeat try next((each Column).Value.self))
         }
-    }
-
-    /// The values of `expressions` for each row of the query (with its joins).
-    private func computedRows(_ expressions: [ValueExpression]) throws -> [[JSONValue]] {
+        if stages.isEmpty && paths.count == expressions.count {
+            return try collection.select(documentQuery(), fields: paths).map(tuple)
+        }
+        // Values computed, or read after a join: one pipeline whose last stage selects them, in order.
         var pipeline = try queryPipeline()
         pipeline.stages.append(.select(expressions.indices.map { NamedExpression("c\($0)", expressions[$0]) }))
-        var rows: [[JSONValue]] = []
-        try collection.forEachRowParts(pipeline) { _, values in rows.append(values) }  // the selected values, in order
+        var rows: [(repeat (each Column).Value)] = []
+        try collection.forEachRowParts(pipeline) { _, values in rows.append(try tuple(values)) }
         return rows
     }
 
@@ -145,7 +145,7 @@ extension CollectionQuery {
     /// Decodes a value read from the field at `path`, naming the collection and
     /// field when it can't be.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: FieldPath) throws -> T {
-        if let json = value as? T { return json }
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
         do {
             return try DocumentCodec.decode(T.self, from: value)
         } catch {

@@ -86,6 +86,11 @@ extension DocumentCollection {
     }
 
     private func parsed(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        // A string without escapes (most field values): its bytes are its UTF-8.
+        if bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\""),
+           !bytes.contains(UInt8(ascii: "\\")) {
+            return .string(String(decoding: bytes[1..<(bytes.count - 1)], as: UTF8.self))
+        }
         do {
             return try DocumentCodec.parse(bytes)
         } catch {

@@ -121,7 +121,10 @@ struct PipelineCompiler {
             return joined(scope, alias: alias, name: join.name)
         case (.key, let kind?):
             let rank = kind == .integer ? JSONRank.number : .string
-            on = "\(alias).key = " + field.value + " AND " + field.rank + " = \(rank.rawValue)"  // never "5" or true for key 5 or 1
+            // The type test keeps "5" from joining key 5, and true key 1.
+            let types = kind == .integer ? "('integer', 'real')" : "('text')"
+            let typeTest: SQLFragment = field.type.sql == "'column'" ? field.rank + " = \(rank.rawValue)" : field.type + " IN " + types
+            on = "\(alias).key = " + field.value + " AND " + typeTest
         case (.field(let path), _):
             let match = "m\(alias)"
             let target = try FieldSQL.checked(path, from: .json(SQLFragment(match + ".body")), collection: join.collection)
