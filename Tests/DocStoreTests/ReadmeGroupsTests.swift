@@ -34,7 +34,7 @@ struct Career: Decodable {                         // a group row, decoded
 func answers(store: DocumentStore) throws {
     let batting = store.collection(Batting.self, named: "batting")
     let people = store.collection(Person.self, named: "people")
-    try batting.createIndex(on: \.playerID)        // group(by: \.playerID) reads it in order
+    try batting.createIndex(on: \.playerID)        // counts per playerID read the index alone
 
     let leaders = try batting.query
         .group(by: \.playerID) { (hr: $0.sum(\.HR), seasons: $0.count()) }
