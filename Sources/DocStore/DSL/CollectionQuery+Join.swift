@@ -44,8 +44,24 @@ extension CollectionQuery {
         joined(other.name, on: Model.Fields(_path: .root)[keyPath: field].fieldPath, equals: .key, as: member)
     }
 
-    private func joined<Other>(
-        _ other: String, on path: FieldPath, equals target: Join.Target, as member: KeyPath<Model.Fields, DocumentField<Other?>>
+    /// Each document with every document of `other` whose field equals its own,
+    /// in key order, in the model's optional array property `member` (empty when
+    /// none does):
+    ///
+    ///     people.query.joinAll(batting, on: \.id, equals: \.playerID, as: \.seasons)
+    public func joinAll<Other: QueryableDocument, Value>(
+        _ other: DocumentCollection<Other>,
+        on field: KeyPath<Model.Fields, DocumentField<Value>>,
+        equals otherField: KeyPath<Other.Fields, DocumentField<Value>>,
+        as member: KeyPath<Model.Fields, DocumentField<[Other]?>>
+    ) -> CollectionQuery {
+        joined(other.name, on: Model.Fields(_path: .root)[keyPath: field].fieldPath,
+               equals: .field(Other.Fields(_path: .root)[keyPath: otherField].fieldPath), as: member, many: true)
+    }
+
+    private func joined<Member>(
+        _ other: String, on path: FieldPath, equals target: Join.Target,
+        as member: KeyPath<Model.Fields, DocumentField<Member>>, many: Bool = false
     ) -> CollectionQuery {
         var copy = self
         let memberPath = Model.Fields(_path: .root)[keyPath: member].fieldPath
@@ -53,7 +69,7 @@ extension CollectionQuery {
             copy.invalid = copy.invalid ?? InvalidQuery(reason: "a joined document goes in a property of the model itself", field: memberPath)
             return copy
         }
-        copy.stages.append(.join(Join(other, on: path, equals: target, as: name)))
+        copy.stages.append(.join(Join(other, on: path, equals: target, as: name, many: many)))
         return copy
     }
 }

@@ -9,7 +9,7 @@ extension CommandParser {
     ]
     /// Every method a collection or a chain offers, for suggestions and completion.
     public static let methodNames: [String] = [
-        "filter", "sorted", "limit", "offset", "query", "group", "join", "all", "first", "count", "exists", "contains", "keys", "select",
+        "filter", "sorted", "limit", "offset", "query", "group", "join", "joinAll", "all", "first", "count", "exists", "contains", "keys", "select",
         "min", "max", "sum", "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
         "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
     ]
@@ -88,8 +88,8 @@ extension CommandParser {
             case "group":
                 begin(.group(try groupArguments()))
                 collection = nil
-            case "join":
-                begin(.join(try joinArguments()))
+            case "join", "joinAll":
+                begin(.join(try joinArguments(many: method == "joinAll")))
                 collection = nil
             case "distinctValues":
                 try expect(.leftParen)
@@ -233,27 +233,6 @@ extension CommandParser {
             }
             return SortKey(path, descending: descending)
         }
-    }
-
-    /// `{ ($0.a, $0.b) }`, `{ $0.a }` or `(\.a, \.b)`.
-    mutating func selectArguments() throws(REPLSyntaxError) -> [FieldPath] {
-        if try accept(.leftParen) {
-            var fields: [FieldPath] = []
-            repeat { fields.append(try keyPath()) } while try accept(.comma)
-            try expect(.rightParen)
-            return fields
-        }
-        let open = current
-        try expect(.leftBrace, "or '(' after select")
-        var fields: [FieldPath] = []
-        if try accept(.leftParen) {
-            repeat { fields.append(try fieldReference(stopAt: [])) } while try accept(.comma)
-            try expect(.rightParen, "to close the tuple")
-        } else {
-            fields.append(try fieldReference(stopAt: []))
-        }
-        try closeBrace(openedAt: open)
-        return fields
     }
 
     /// `(\.x)` or `{ $0.x }`.

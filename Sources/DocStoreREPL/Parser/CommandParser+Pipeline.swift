@@ -63,8 +63,9 @@ extension CommandParser {
     }
 
     /// `(other, on: \.field, as: \.name)` or `(other, on: \.field, equals: \.otherField, as: \.name)`;
-    /// `equals: key` compares with the other collection's keys.
-    mutating func joinArguments() throws(REPLSyntaxError) -> Join {
+    /// `equals: key` compares with the other collection's keys. `joinAll` (`many`)
+    /// puts the array of every matching document in the member.
+    mutating func joinArguments(many: Bool = false) throws(REPLSyntaxError) -> Join {
         try expect(.leftParen)
         let otherToken = current
         let other = try identifier("the collection to join")
@@ -102,7 +103,7 @@ extension CommandParser {
             throw REPLSyntaxError("the joined document goes in one member: as: \\.name", at: nameToken.location)
         }
         try expect(.rightParen)
-        return Join(other, on: field, equals: target, as: member)
+        return Join(other, on: field, equals: target, as: member, many: many)
     }
 
     /// `{ ($0.a, name: $0.b * 2) }`, `{ $0.a }` or `(\.a, \.b)`.

@@ -41,6 +41,8 @@ struct PipelineParserTests {
         ])
         let (sameName, _) = try pipeline(#"players.join(teams, on: \.teamId, equals: \.id, as: \.team)"#)
         #expect(sameName.stages == [.join(Join("teams", on: FieldPath("teamId"), equals: .field(FieldPath("id")), as: "team"))])
+        let (many, _) = try pipeline(#"players.joinAll(teams, on: \.teamId, equals: \.id, as: \.teams)"#)
+        #expect(many.stages == [.join(Join("teams", on: FieldPath("teamId"), equals: .field(FieldPath("id")), as: "teams", many: true))])
     }
 
     @Test func aSelectOfPlainFieldsIsStillTheCollectionsSelect() throws {

@@ -8,6 +8,8 @@ struct TestPerson: Codable, Identifiable, Equatable {
     var nameFirst: String
     var nameLast: String
     var birthCountry: String?
+    /// Filled by a to-many join, never stored.
+    var seasons: [TestBattingLine]? = nil
 }
 
 @Document
@@ -135,6 +137,14 @@ extension DSLTests {
                 .filter { $0.player.birthCountry == "USA" }
                 .count()
             #expect(byCountry == 4)
+        }
+
+        @Test func toManyJoinsFillAnArrayInKeyOrder() throws {
+            let people = try self.people.query.sorted { $0.id }
+                .joinAll(batting, on: \.id, equals: \.playerID, as: \.seasons)
+                .fetch()
+            #expect(people.map(\.id) == ["aaronha01", "ortizda01", "ruthba01"])
+            #expect(people.map { $0.seasons?.map(\.yearID) ?? [] } == [[1957, 1971], [2006], [1927, 1921]])
         }
 
         @Test func wrongNamesAreErrorsNamingTheColumns() throws {
