@@ -167,12 +167,24 @@ final class CommandRunner {
             let limit: Int? = if case .refine(let last)? = pipeline.stages.last { last.limit } else { nil }
             return try fetch(DocumentQuery(limit: limit)) { try collection.forEachRow(pipeline, $0) }
         }
+        let hasLimit = if case .refine(let last)? = pipeline.stages.last { last.limit != nil } else { false }
+        let limit = hasLimit ? nil : displayLimit
         var rows: [[JSONValue?]] = []
-        try collection.forEachRow(pipeline) { row in
-            try interruption.check("interrupted after \(CommandResult.plural(rows.count, "row"))")
-            rows.append(columns.map { row.value(at: $0.path) ?? .null })
+        var more = false
+        do {
+            try collection.forEachRow(pipeline) { row in
+                try interruption.check("interrupted after \(CommandResult.plural(rows.count, "row"))")
+                if let limit, rows.count >= limit {
+                    more = true
+                    throw EnoughDocuments()
+                }
+                rows.append(columns.map { row.value(at: $0.path) ?? .null })
+            }
+        } catch is EnoughDocuments {
+            // Stop reading: the rest is not shown.
         }
-        return .rows(columns: columns.map(\.header), rows)
+        let headers = columns.map(\.header)
+        return more ? .firstRows(columns: headers, rows) : .rows(columns: headers, rows)
     }
 
     /// Collects the documents `forEach` streams: up to the display limit when

@@ -57,6 +57,15 @@ struct PipelineParserTests {
         #expect(parseError(#"players.join(nowhere, on: \.teamId, as: \.x)"#)?.message.contains("no collection") == true)
     }
 
+    @Test func interactiveSessionsShowTheFirstRowsOfAGroupWithoutLimit() throws {
+        let harness = try SessionHarness(displayLimit: 2)
+        harness.feed(#"players.group(by: \.number) { (n: $0.count()) }"#)
+        #expect(harness.output.text.contains("the first 2 rows; more follow"), "\(harness.output.text)")
+        harness.feed(#"players.group(by: \.teamId) { (n: $0.count()) }.limit(3)"#)
+        #expect(!harness.output.text.hasSuffix("more follow"), "\(harness.output.text)")
+        #expect(harness.errors.text.isEmpty, "\(harness.errors.text)")
+    }
+
     @Test func theTypedDSLBuildsTheSameGroup() throws {
         let store = try DocumentStore.inMemory()
         try SampleData.load(into: store)
