@@ -13,7 +13,9 @@ extension CollectionQuery {
     ///         .select { ($0.player.nameLast, $0.homeRuns) }    // [(String?, Int)]
     ///
     /// The joined document's fields are then usable in `filter`, `sorted`,
-    /// `select` and `group(by:)`. Joins by a field an index is on use the index.
+    /// `select` and `group(by:)`. With an index on `other`'s field each row seeks
+    /// it; without one, the first document of each value is found once for the
+    /// whole query. Joins by key need no index.
     public func join<Other: QueryableDocument, Value>(
         _ other: DocumentCollection<Other>,
         on field: KeyPath<Model.Fields, DocumentField<Value>>,

@@ -84,7 +84,7 @@ extension DocumentCollection {
     /// The compiler for this collection, looking other collections up in `db`.
     func queryCompiler(in db: Database) -> QueryCompiler {
         var compiler = QueryCompiler(collection: name, keyKind: { [store] other in try store.knownCollection(named: other, in: db)?.keyKind })
-        compiler.indexedFields = { [name] in try Catalog.indexes(of: name, in: db).map(\.fields) }
+        compiler.indexedFields = { collection in try Catalog.indexes(of: collection, in: db).map(\.fields) }
         return compiler
     }
 }

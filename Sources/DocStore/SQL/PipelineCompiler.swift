@@ -128,8 +128,19 @@ struct PipelineCompiler {
         case (.field(let path), _):
             let match = "m\(alias)"
             let target = try FieldSQL.checked(path, from: .json(SQLFragment(match + ".body")), collection: join.collection)
-            on = "\(alias).key = (SELECT \(match).key FROM \(other) AS \(match) WHERE " + target.value + " = " + field.value
-                + " AND " + target.rank + " = " + field.rank + " AND " + field.rank + " BETWEEN 1 AND 3 ORDER BY \(match).key LIMIT 1)"
+            if try compiler.indexedFields(join.collection).contains(where: { $0.first == path }) {
+                // An index on the other field: one seek per row.
+                on = "\(alias).key = (SELECT \(match).key FROM \(other) AS \(match) WHERE " + target.value + " = " + field.value
+                    + " AND " + target.rank + " = " + field.rank + " AND " + field.rank + " BETWEEN 1 AND 3 ORDER BY \(match).key LIMIT 1)"
+            } else {
+                // No index: the smallest key of each value, computed once (SQLite
+                // builds an index on it for the join), then the document by key.
+                let first = "f\(alias)"
+                scope.from += " LEFT JOIN (SELECT min(\(match).key) AS k, " + target.rank + " AS r, " + target.value
+                    + " AS v FROM \(other) AS \(match) WHERE " + target.rank + " BETWEEN 1 AND 3 GROUP BY r, v) AS \(first) ON \(first).r = "
+                    + field.rank + " AND \(first).v = " + field.value
+                on = SQLFragment("\(alias).key = \(first).k")
+            }
         }
         scope.from += " LEFT JOIN \(other) AS \(alias) ON " + on
         return joined(scope, alias: alias, name: join.name)
@@ -203,7 +214,7 @@ struct PipelineCompiler {
         // reads other fields scans the table: visiting rows in index order costs more
         // than sorting them (W8: 1.6x).
         let covered = paths.count == keyCount
-        let indexed = try covered && isTable && compiler.indexedFields().contains { $0.starts(with: grouping.keys) }
+        let indexed = try covered && isTable && compiler.indexedFields(collection).contains { $0.starts(with: grouping.keys) }
         let order: SQLFragment = indexed ? " ORDER BY " + .joined(keyTerms, separator: ", ") : ""
         let rows = RowScope(from: "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause
                                   + order + " LIMIT -1) AS \(alias)",
