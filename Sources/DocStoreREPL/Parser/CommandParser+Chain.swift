@@ -86,7 +86,9 @@ extension CommandParser {
                 begin(.select(try selectItems()))
                 collection = nil  // the rows now have the selected names only
             case "group":
-                begin(.group(try groupArguments()))
+                let (grouping, computed) = try groupArguments()
+                begin(.group(grouping))
+                if let computed { begin(.select(computed)) }
                 collection = nil
             case "join", "joinAll":
                 begin(.join(try joinArguments(many: method == "joinAll")))

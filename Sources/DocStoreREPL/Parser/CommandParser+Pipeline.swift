@@ -7,7 +7,10 @@ import DocStore
 ///     teams.select { ($0.name, pct: Double($0.W) / Double($0.W + $0.L)) }
 extension CommandParser {
     /// `(by: \.a, \.b) { (name: $0.sum(\.x), n: $0.count()) }`; the block may be left out.
-    mutating func groupArguments() throws(REPLSyntaxError) -> Grouping {
+    /// Items may compute with aggregates (`rate: $0.sum(\.H) / $0.sum(\.AB)`): the
+    /// group then computes the aggregates under hidden names and a select stage
+    /// computes the items from them, with the keys.
+    mutating func groupArguments() throws(REPLSyntaxError) -> (Grouping, [NamedExpression]?) {
         try expect(.leftParen)
         guard try acceptLabel("by") else {
             throw REPLSyntaxError("expected 'by:' as in group(by: \\.field), found \(current.shown)", at: current.location)
@@ -15,25 +18,74 @@ extension CommandParser {
         var keys: [FieldPath] = []
         repeat { keys.append(try keyPath()) } while try accept(.comma)
         try expect(.rightParen)
-        guard current.isSymbol(.leftBrace) else { return Grouping(keys: keys, aggregates: []) }
+        guard current.isSymbol(.leftBrace) else { return (Grouping(keys: keys, aggregates: []), nil) }
         let open = current
         try advance()
-        var aggregates: [NamedAggregate] = []
+        var items: [(label: String?, expression: ValueExpression, leaves: [GroupAggregate], token: Token)] = []
+        func item(_ parser: inout CommandParser) throws(REPLSyntaxError) {
+            let label = try parser.acceptAnyLabel()
+            let token = parser.current
+            parser.groupLeaves = []
+            defer { parser.groupLeaves = nil }
+            let expression = try parser.valueExpression()
+            items.append((label, expression, parser.groupLeaves ?? [], token))
+        }
         if try accept(.leftParen) {
             if !current.isSymbol(.rightParen) {
-                repeat { aggregates.append(try namedAggregate()) } while try accept(.comma)
+                repeat { try item(&self) } while try accept(.comma)
             }
             try expect(.rightParen, "to close the tuple of aggregates")
         } else if !current.isSymbol(.rightBrace) {
-            aggregates.append(try namedAggregate())
+            try item(&self)
         }
         try closeBrace(openedAt: open)
-        return Grouping(keys: keys, aggregates: aggregates)
+        let plain = items.allSatisfy { $0.leaves.count == 1 && $0.expression == .field(FieldPath("#0")) }
+        if plain {
+            return (Grouping(keys: keys, aggregates: items.map { NamedAggregate($0.label ?? Self.name(of: $0.leaves[0]), $0.leaves[0]) }), nil)
+        }
+        // Computed items: hidden aggregates `#n`, then the keys and the items.
+        var aggregates: [NamedAggregate] = []
+        var computed: [NamedExpression] = keys.map { NamedExpression($0.description, .field($0)) }
+        for item in items {
+            let offset = aggregates.count
+            aggregates += item.leaves.enumerated().map { NamedAggregate("#\(offset + $0.offset)", $0.element) }
+            let expression = Self.renumbered(item.expression, by: offset)
+            if let label = item.label {
+                computed.append(NamedExpression(label, expression))
+            } else if item.leaves.count == 1, item.expression == .field(FieldPath("#0")) {
+                computed.append(NamedExpression(Self.name(of: item.leaves[0]), expression))
+            } else {
+                throw REPLSyntaxError("name a computed value of the group: (rate: \u{2026})", at: item.token.location)
+            }
+        }
+        return (Grouping(keys: keys, aggregates: aggregates), computed)
     }
 
-    /// `name: $0.sum(\.x)`, or unnamed (named after the method: `count`, `sum`…).
-    mutating func namedAggregate() throws(REPLSyntaxError) -> NamedAggregate {
-        let label = try acceptAnyLabel()
+    /// An unnamed aggregate's column name: its function's.
+    static func name(of aggregate: GroupAggregate) -> String {
+        switch aggregate {
+        case .count, .countDistinct: "count"
+        case .sum: "sum"
+        case .average: "average"
+        case .min: "min"
+        case .max: "max"
+        }
+    }
+
+    /// The expression with its hidden columns `#n` moved up by `offset`.
+    static func renumbered(_ expression: ValueExpression, by offset: Int) -> ValueExpression {
+        switch expression {
+        case .field(let path):
+            guard case .key(let name)? = path.components.first, name.hasPrefix("#"), let n = Int(name.dropFirst()) else { return expression }
+            return .field(FieldPath("#\(n + offset)"))
+        case .literal: return expression
+        case let .arithmetic(op, lhs, rhs): return .arithmetic(op, renumbered(lhs, by: offset), renumbered(rhs, by: offset))
+        case .double(let inner): return .double(renumbered(inner, by: offset))
+        }
+    }
+
+    /// `$0.count()`, `$0.count(distinct: \.x)`, `$0.sum(\.x)`, `average`, `min`, `max`.
+    mutating func groupAggregate() throws(REPLSyntaxError) -> GroupAggregate {
         let start = current
         guard start.kind == .dollarZero else {
             throw REPLSyntaxError("expected an aggregate of the group such as $0.count() or $0.sum(\\.field), found \(start.shown)", at: start.location)
@@ -42,24 +94,19 @@ extension CommandParser {
         try expect(.dot, "after $0 (the group)")
         let methodToken = current
         let method = try identifier("count, sum, average, min or max")
-        let aggregate: GroupAggregate
         switch method {
         case "count":
             try expect(.leftParen)
-            if try acceptLabel("distinct") {
-                aggregate = .countDistinct(try keyPath())
-            } else {
-                aggregate = .count
-            }
+            let aggregate: GroupAggregate = try acceptLabel("distinct") ? .countDistinct(try keyPath()) : .count
             try expect(.rightParen)
-        case "sum": aggregate = .sum(try fieldArgument(method))
-        case "average": aggregate = .average(try fieldArgument(method))
-        case "min": aggregate = .min(try fieldArgument(method))
-        case "max": aggregate = .max(try fieldArgument(method))
+            return aggregate
+        case "sum": return .sum(try fieldArgument(method))
+        case "average": return .average(try fieldArgument(method))
+        case "min": return .min(try fieldArgument(method))
+        case "max": return .max(try fieldArgument(method))
         default:
             throw REPLSyntaxError("a group offers count(), count(distinct:), sum, average, min and max, not '\(method)'", at: methodToken.location)
         }
-        return NamedAggregate(label ?? method, aggregate)
     }
 
     /// `(other, on: \.field, as: \.name)` or `(other, on: \.field, equals: \.otherField, as: \.name)`;
@@ -162,6 +209,10 @@ extension CommandParser {
 
     private mutating func valueFactor() throws(REPLSyntaxError) -> ValueExpression {
         switch current.kind {
+        case .dollarZero where groupLeaves != nil:
+            let aggregate = try groupAggregate()
+            groupLeaves?.append(aggregate)
+            return .field(FieldPath("#\((groupLeaves?.count ?? 1) - 1)"))
         case .dollarZero:
             return .field(try fieldReference(stopAt: []))
         case .symbol(.leftParen):

@@ -27,6 +27,26 @@ struct PipelineParserTests {
         ])
     }
 
+    @Test func computedGroupItemsBecomeHiddenAggregatesAndASelect() throws {
+        let (parsed, _) = try pipeline(#"players.group(by: \.teamId) { (n: $0.count(), rate: Double($0.sum(\.number)) / Double($0.count())) }.sorted { $0.rate }"#)
+        #expect(parsed.stages == [
+            .group(Grouping(keys: [FieldPath("teamId")], aggregates: [
+                NamedAggregate("#0", .count), NamedAggregate("#1", .sum(FieldPath("number"))), NamedAggregate("#2", .count),
+            ])),
+            .select([
+                NamedExpression("teamId", .field(FieldPath("teamId"))),
+                NamedExpression("n", .field(FieldPath("#0"))),
+                NamedExpression("rate", .arithmetic(.divide, .double(.field(FieldPath("#1"))), .double(.field(FieldPath("#2"))))),
+            ]),
+            .refine(DocumentQuery(sort: [SortKey(FieldPath("rate"))])),
+        ])
+        #expect(parseError(#"players.group(by: \.teamId) { $0.count() * 2 }"#)?.message.contains("name a computed value") == true)
+        let harness = try SessionHarness(interactive: false)
+        harness.feed(".mode ndjson", #"players.group(by: \.teamId) { (n: $0.count(), twice: $0.count() * 2) }.limit(1)"#)
+        #expect(harness.output.text.contains(#""n":"#) && harness.output.text.contains(#""twice":"#), "\(harness.output.text)")
+        #expect(harness.errors.text.isEmpty, "\(harness.errors.text)")
+    }
+
     @Test func joinsAndComputedSelects() throws {
         let (parsed, action) = try pipeline(#"players.join(teams, on: \.teamId, equals: key, as: \.team).select { ($0.team.city + " " + $0.lastName, twice: $0.number * 2 + 1, ratio: Double($0.number) / (2 - -1)) }.sorted { $0.twice }"#)
         #expect(action == .rows)
