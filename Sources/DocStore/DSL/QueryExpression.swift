@@ -16,6 +16,7 @@ public protocol QueryExpression<Value>: Sendable {
 
 /// A value computed from a row's fields: `$0.wins + $0.losses`, `$0.h.asDouble / $0.ab.asDouble`.
 public struct ComputedValue<Value>: QueryExpression {
+    /// The untyped AST of the value.
     public let valueExpression: ValueExpression
 
     /// The computed value of an untyped expression (its type is yours to vouch for).
@@ -35,10 +36,25 @@ public protocol QueryConstant: Sendable {
     var queryConstant: JSONValue { get }
 }
 
-extension Int: QueryConstant { public var queryConstant: JSONValue { .integer(Int64(self)) } }
-extension Int64: QueryConstant { public var queryConstant: JSONValue { .integer(self) } }
-extension Double: QueryConstant { public var queryConstant: JSONValue { .double(self) } }
-extension String: QueryConstant { public var queryConstant: JSONValue { .string(self) } }
+extension Int: QueryConstant {
+    /// The integer as a JSON integer.
+    public var queryConstant: JSONValue { .integer(Int64(self)) }
+}
+
+extension Int64: QueryConstant {
+    /// The integer as a JSON integer.
+    public var queryConstant: JSONValue { .integer(self) }
+}
+
+extension Double: QueryConstant {
+    /// The number as a JSON real.
+    public var queryConstant: JSONValue { .double(self) }
+}
+
+extension String: QueryConstant {
+    /// The string as a JSON string.
+    public var queryConstant: JSONValue { .string(self) }
+}
 
 extension QueryExpression {
     /// The operand of arithmetic: a `Double` value is read as a real even when

@@ -53,6 +53,7 @@ public struct Grouping: Hashable, Sendable {
     /// What each row holds beside its keys, by name.
     public var aggregates: [NamedAggregate]
 
+    /// A grouping by `keys` computing `aggregates`.
     public init(keys: [FieldPath], aggregates: [NamedAggregate]) {
         self.keys = keys
         self.aggregates = aggregates
@@ -61,9 +62,12 @@ public struct Grouping: Hashable, Sendable {
 
 /// An aggregate of a group, and the column name it is read by.
 public struct NamedAggregate: Hashable, Sendable {
+    /// The column's name in the group's rows.
     public var name: String
+    /// What it computes.
     public var aggregate: GroupAggregate
 
+    /// `aggregate`, read as the column `name`.
     public init(_ name: String, _ aggregate: GroupAggregate) {
         self.name = name
         self.aggregate = aggregate
@@ -123,6 +127,8 @@ public struct Join: Hashable, Sendable {
     /// order (empty when none matches), instead of the first one.
     public var many: Bool
 
+    /// A join of `collection`'s documents whose `target` equals the row's `field`,
+    /// into the member `name` (every match, as an array, when `many`).
     public init(_ collection: String, on field: FieldPath, equals target: Target, as name: String, many: Bool = false) {
         self.collection = collection
         self.field = field
@@ -134,9 +140,12 @@ public struct Join: Hashable, Sendable {
 
 /// A computed value of a ``PipelineStage/select(_:)`` and its column name.
 public struct NamedExpression: Hashable, Sendable {
+    /// The column's name in the rows.
     public var name: String
+    /// What it computes.
     public var expression: ValueExpression
 
+    /// `expression`, read as the column `name`.
     public init(_ name: String, _ expression: ValueExpression) {
         self.name = name
         self.expression = expression
