@@ -20,8 +20,8 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
     var pipeline: QueryPipeline
     let columns: Columns
     let named: NamedColumns
-    /// How each group key decodes, by path.
-    let keys: [(path: FieldPath, decode: (JSONValue) throws -> Any)]
+    /// How each group key (and joined document) decodes, by path.
+    var keys: [(path: FieldPath, decode: (JSONValue) throws -> Any)]
     var invalid: InvalidQuery?
 
     init(collection: DocumentCollection<Model>, pipeline: QueryPipeline, columns: Columns,
@@ -109,6 +109,32 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
         }
         let keys = self.keys.filter { key in named.columns.contains { $0.name == key.path.description } }
         return GroupedQuery<Model, Selected>(collection: collection, pipeline: copy, columns: selected, keys: keys, invalid: invalid)
+    }
+
+    /// Each row with the document of `other` whose field equals the row's
+    /// column (a group key), in the model's optional property `member`, read as
+    /// `row.player` and `$0.player.nameLast` in the closures that follow:
+    ///
+    ///     batting.query.group(by: \.playerID) { (hr: $0.sum(\.HR)) }
+    ///         .sorted { $0.hr.descending }.limit(3)
+    ///         .join(people, on: \.playerID, equals: \.id, as: \.player)
+    public func join<Other: QueryableDocument, Value>(
+        _ other: DocumentCollection<Other>,
+        on field: KeyPath<Model.Fields, DocumentField<Value>>,
+        equals otherField: KeyPath<Other.Fields, DocumentField<Value>>,
+        as member: KeyPath<Model.Fields, DocumentField<Other?>>
+    ) -> GroupedQuery {
+        let fields = Model.Fields(_path: .root)
+        let memberPath = fields[keyPath: member].fieldPath
+        var copy = self
+        guard memberPath.components.count == 1, case .key(let name) = memberPath.components[0] else {
+            copy.invalid = copy.invalid ?? InvalidQuery(reason: "a joined document goes in a property of the model itself", field: memberPath)
+            return copy
+        }
+        copy.pipeline.stages.append(.join(Join(other.name, on: fields[keyPath: field].fieldPath,
+                                               equals: .field(Other.Fields(_path: .root)[keyPath: otherField].fieldPath), as: name)))
+        copy.keys = keys.filter { $0.path != memberPath } + [(memberPath, { try DocumentCodec.decode(Other?.self, from: $0) as Any })]
+        return copy
     }
 
     // MARK: Running

@@ -139,6 +139,19 @@ extension DSLTests {
             #expect(byCountry == 4)
         }
 
+        @Test func joinsAfterAGroup() throws {
+            let leaders = batting.query.group(by: \.playerID) { (hr: $0.sum(\.HR), seasons: $0.count()) }
+                .sorted { $0.hr.descending }
+                .limit(3)
+                .join(people, on: \.playerID, equals: \.id, as: \.player)
+            let rows = try leaders.fetch()
+            #expect(rows.map(\.player?.nameLast) == ["Ruth", "Aaron", nil])
+            #expect(rows.map(\.hr) == [119, 91, 54])
+            let names = try leaders.select { ($0.player.nameLast, $0.hr) }.fetch()
+            #expect(names.map(\.json) == [["player.nameLast": "Ruth", "hr": 119], ["player.nameLast": "Aaron", "hr": 91],
+                                           ["player.nameLast": nil, "hr": 54]])
+        }
+
         @Test func toManyJoinsFillAnArrayInKeyOrder() throws {
             let people = try self.people.query.sorted { $0.id }
                 .joinAll(batting, on: \.id, equals: \.playerID, as: \.seasons)
