@@ -33,6 +33,7 @@ extension DocumentCollection {
     func forEachRowParts(_ pipeline: QueryPipeline, _ body: ([FieldPath], [JSONValue]) throws -> Void) throws {
         var entries: [RowScope.Entry] = []
         var paths: [FieldPath] = []
+        var values: [JSONValue] = []
         try mappingOverflow(pipeline) {
             try readRows(cached: false, { compiler in
                 var pipelineCompiler = PipelineCompiler(compiler)
@@ -41,8 +42,7 @@ extension DocumentCollection {
                 paths = entries.map(\.path)
                 return compiled.sql
             }) { statement, _ in
-                var values: [JSONValue] = []
-                values.reserveCapacity(entries.count)
+                values.removeAll(keepingCapacity: true)  // one buffer for every row
                 var column: Int32 = 1
                 for entry in entries {
                     switch entry.source {
