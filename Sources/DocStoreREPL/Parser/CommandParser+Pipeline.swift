@@ -44,6 +44,9 @@ extension CommandParser {
             return (Grouping(keys: keys, aggregates: items.map { NamedAggregate($0.label ?? Self.name(of: $0.leaves[0]), $0.leaves[0]) }), nil)
         }
         // Computed items: hidden aggregates `#n`, then the keys and the items.
+        if let nested = keys.first(where: { $0.components.count > 1 }) {
+            throw REPLSyntaxError("values computed in the group need keys that are top-level fields (\(nested) isn't): compute them in a .select { … } after the group", at: open.location)
+        }
         var aggregates: [NamedAggregate] = []
         var computed: [NamedExpression] = keys.map { NamedExpression($0.description, .field($0)) }
         for item in items {
