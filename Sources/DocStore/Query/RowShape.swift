@@ -50,6 +50,11 @@ struct RowShape: Hashable, Sendable {
             for named in expressions {
                 try Self.checkName(named.name, collection: collection)
                 for path in named.expression.paths { try check(path, collection: collection) }
+                guard named.expression.nesting <= ValueExpression.maximumNesting else {
+                    throw DocStoreError.invalidQuery(
+                        collection: collection, field: named.name,
+                        reason: "the value nests \(named.expression.nesting) operations inside one another, and at most \(ValueExpression.maximumNesting) run in one SQLite expression: compute a part in a select before this one")
+                }
             }
             try Self.checkUnique(expressions.map(\.name), collection: collection)
             return RowShape(columns: expressions.map { Column(header: $0.name, path: FieldPath($0.name)) })
@@ -121,6 +126,19 @@ extension Condition {
 }
 
 extension ValueExpression {
+    /// The most operations a computed value nests inside one another: SQLite's
+    /// parser has a fixed stack, and deeper nesting fails to parse.
+    static let maximumNesting = 5
+
+    /// How many operations (arithmetic, `Double(…)`) the deepest operand is inside.
+    var nesting: Int {
+        switch self {
+        case .field, .literal: 0
+        case .arithmetic(_, let lhs, let rhs): 1 + Swift.max(lhs.nesting, rhs.nesting)
+        case .double(let inner): 1 + inner.nesting
+        }
+    }
+
     /// The paths the expression reads.
     var paths: [FieldPath] {
         switch self {

@@ -11,31 +11,76 @@ extension RowScope {
 
     /// A computed value (see ``ValueExpression`` for its Swift semantics).
     func expression(_ expression: ValueExpression) throws -> (rank: SQLFragment, value: SQLFragment) {
+        let operand = try self.operand(expression)
+        return (operand.rank ?? Self.rank(ofComputed: operand.value), operand.value)
+    }
+
+    /// An operand's SQL: a field's or constant's rank and value, or a computed
+    /// value alone (its rank follows from its SQL type, so it is never written twice).
+    private struct Operand {
+        var rank: SQLFragment?
+        var value: SQLFragment
+    }
+
+    private func operand(_ expression: ValueExpression) throws -> Operand {
         switch expression {
         case .field(let path):
             let field = try field(path)
-            return (field.rank, field.value)
+            return Operand(rank: field.rank, value: field.value)
         case .literal(let value):
             let (rank, binding) = ConditionCompiler.scalar(value)
-            return (RowScope.constantRank(rank.rawValue), rank == .null ? "NULL" : .bound(binding))
+            return Operand(rank: RowScope.constantRank(rank.rawValue), value: rank == .null ? "NULL" : .bound(binding))
         case .double(let inner):
-            let (rank, value) = try self.expression(inner)
-            let isNumber = "(" + rank + ") = \(JSONRank.number.rawValue)"
-            return ("CASE WHEN " + isNumber + " THEN \(JSONRank.number.rawValue) ELSE 0 END",
-                    "CASE WHEN " + isNumber + " THEN CAST(" + value + " AS REAL) END")
+            let x = try operand(inner)
+            return Operand(value: Self.over([x]) { columns in
+                "CASE WHEN " + columns[0].rank + " = 2 THEN CAST(" + columns[0].value + " AS REAL) END"
+            })
         case let .arithmetic(op, lhs, rhs):
-            let (lr, lv) = try self.expression(lhs)
-            let (rr, rv) = try self.expression(rhs)
-            let result = "(" + lv + " \(op.rawValue) " + rv + ")"
-            // SQLite turns an integer result that overflows into a real: Swift traps.
-            let overflow = "typeof(" + lv + ") = 'integer' AND typeof(" + rv + ") = 'integer' AND typeof" + result + " <> 'integer'"
-            var numeric: SQLFragment = "CASE WHEN " + overflow + " THEN \(ArithmeticOverflow.functionName)() ELSE " + result + " END"
-            if op == .divide { numeric = "CASE WHEN " + rv + " = 0 THEN NULL ELSE " + numeric + " END" }
-            var value: SQLFragment = "CASE WHEN (" + lr + ") = 2 AND (" + rr + ") = 2 THEN " + numeric
-            if op == .add { value += " WHEN (" + lr + ") = 3 AND (" + rr + ") = 3 THEN " + lv + " || " + rv }
-            value += " END"
-            return ("CASE typeof(" + value + ") WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 ELSE 0 END", value)
+            let (l, r) = (try operand(lhs), try operand(rhs))
+            return Operand(value: Self.over([l, r]) { columns in
+                Self.arithmetic(op, columns[0], columns[1])
+            })
         }
+    }
+
+    /// `body` over the operands: written inline when they are fields and constants
+    /// (short, repeated freely), else over a one-row subquery that computes each
+    /// operand once, so nested computations grow linearly, not exponentially.
+    private static func over(_ operands: [Operand], _ body: ([(rank: SQLFragment, value: SQLFragment)]) -> SQLFragment) -> SQLFragment {
+        if operands.allSatisfy({ $0.rank != nil }) {
+            return body(operands.map { ($0.rank!, $0.value) })
+        }
+        var columns: [SQLFragment] = []
+        var names: [(rank: SQLFragment, value: SQLFragment)] = []
+        for (index, operand) in operands.enumerated() {
+            columns.append(operand.value + " AS x\(index)")
+            if let rank = operand.rank {
+                columns.append(rank + " AS r\(index)")
+                names.append((SQLFragment("r\(index)"), SQLFragment("x\(index)")))
+            } else {
+                names.append((rank(ofComputed: SQLFragment("x\(index)")), SQLFragment("x\(index)")))
+            }
+        }
+        return "(SELECT " + body(names) + " FROM (SELECT " + .joined(columns, separator: ", ") + "))"
+    }
+
+    /// The rank of a computed value: a number, a string, or nil.
+    private static func rank(ofComputed value: SQLFragment) -> SQLFragment {
+        "CASE typeof(" + value + ") WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 ELSE 0 END"
+    }
+
+    /// `lhs op rhs` with Swift's meaning on two operands' ranks and values.
+    private static func arithmetic(_ op: ArithmeticOperator, _ lhs: (rank: SQLFragment, value: SQLFragment),
+                                   _ rhs: (rank: SQLFragment, value: SQLFragment)) -> SQLFragment {
+        let (lr, lv, rr, rv) = (lhs.rank, lhs.value, rhs.rank, rhs.value)
+        let result = "(" + lv + " \(op.rawValue) " + rv + ")"
+        // SQLite turns an integer result that overflows into a real: Swift traps.
+        let overflow = "typeof(" + lv + ") = 'integer' AND typeof(" + rv + ") = 'integer' AND typeof" + result + " <> 'integer'"
+        var numeric: SQLFragment = "CASE WHEN " + overflow + " THEN \(ArithmeticOverflow.functionName)() ELSE " + result + " END"
+        if op == .divide { numeric = "CASE WHEN " + rv + " = 0 THEN NULL ELSE " + numeric + " END" }
+        var value: SQLFragment = "CASE WHEN (" + lr + ") = 2 AND (" + rr + ") = 2 THEN " + numeric
+        if op == .add { value += " WHEN (" + lr + ") = 3 AND (" + rr + ") = 3 THEN " + lv + " || " + rv }
+        return value + " END"
     }
 
     /// A group aggregate over the scope's rows (for a `GROUP BY`).

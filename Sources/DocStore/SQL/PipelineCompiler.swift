@@ -91,6 +91,13 @@ struct PipelineCompiler {
     }
 
     private mutating func select(_ scope: RowScope, _ expressions: [NamedExpression]) throws -> RowScope {
+        // Values computed from computed values read them from a subquery's columns,
+        // so no SQL expression nests deeper than one select's.
+        let computed = scope.entries.contains { entry in
+            if case .column(_, let value) = entry.source { return value.sql.contains("(") }
+            return false
+        }
+        let scope = computed ? wrapped(scope, key: scope.key, tail: "") : scope
         var selected = scope
         selected.entries = try expressions.map { named in
             let (rank, value) = try scope.expression(named.expression)
@@ -98,13 +105,7 @@ struct PipelineCompiler {
             if case .field(let path) = named.expression { jsonText = try scope.field(path).jsonText }
             return RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value), jsonText: jsonText)
         }
-        // Computed values are expressions over the rows below; when they grow long
-        // (values computed from computed values), a subquery computes them once.
-        let length = selected.entries.reduce(0) { total, entry in
-            if case .column(let rank, let value) = entry.source { return total + rank.sql.utf8.count + value.sql.utf8.count }
-            return total
-        }
-        return length > 4000 ? wrapped(selected, key: selected.key, tail: "") : selected
+        return selected
     }
 
     private mutating func join(_ scope: RowScope, _ join: Join) throws -> RowScope {

@@ -83,3 +83,40 @@ struct PipelineDifferentialTests {
         }
     }
 }
+
+/// Computed values nested deep, and chains of them over several selects.
+@Suite("Pipelines: deeply computed values")
+struct DeepComputedValueTests {
+    static func chain(_ terms: Int) -> ValueExpression {
+        (1..<terms).reduce(ValueExpression.field(FieldPath("n"))) { sum, _ in .arithmetic(.add, sum, .field(FieldPath("n"))) }
+    }
+
+    @Test func fiveNestedOperationsRunAndSixAreRefusedAlike() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: [["n": 2], ["n": 0.5], ["n": "x"]])
+        let documents = Array(zip(try docs.keys(DocumentQuery()), try docs.fetch(DocumentQuery()))).map { (key: $0.0, document: $0.1) }
+        let five = QueryPipeline(stages: [.select([NamedExpression("s", Self.chain(6))]),
+                                          .select([NamedExpression("t", Self.chain(1).replacingField(with: "s"))]),
+                                          .select([NamedExpression("u", .arithmetic(.multiply, .field(FieldPath("t")), .literal(2)))]),
+                                          .refine(DocumentQuery(.compare(FieldPath("u"), .greater, 1), sort: [SortKey(FieldPath("u"))]))])
+        let rows = try docs.rows(five)
+        #expect(rows == [["u": 6.0], ["u": 24]])
+        #expect(try five.run(on: documents, collection: "docs") == rows)
+        let six = QueryPipeline(stages: [.select([NamedExpression("s", Self.chain(7))])])
+        #expect(throws: DocStoreError.self) { try docs.rows(six) }
+        #expect(throws: DocStoreError.self) { try six.run(on: documents, collection: "docs") }
+    }
+}
+
+extension ValueExpression {
+    /// The expression with its fields read from `name` instead.
+    func replacingField(with name: String) -> ValueExpression {
+        switch self {
+        case .field: .field(FieldPath(name))
+        case .literal: self
+        case let .arithmetic(op, lhs, rhs): .arithmetic(op, lhs.replacingField(with: name), rhs.replacingField(with: name))
+        case .double(let inner): .double(inner.replacingField(with: name))
+        }
+    }
+}
