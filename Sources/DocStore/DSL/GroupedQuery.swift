@@ -192,3 +192,9 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
         return .decodingFailed(collection: collection.name, key: nil, codingPath: column, reason: reason)
     }
 }
+
+// A grouped query is a value built once and never mutated in place: its stored
+// closures decode into types they name (they capture only metatypes), and its
+// columns' descriptions are Sendable values (GroupValue, DocumentField,
+// ComputedValue), so it crosses concurrency domains as its columns' tuple does.
+extension GroupedQuery: @unchecked Sendable where Columns: Sendable {}

@@ -160,6 +160,12 @@ extension DSLTests {
             #expect(people.map { $0.seasons?.map(\.yearID) ?? [] } == [[1957, 1971], [2006], [1927, 1921]])
         }
 
+        @Test func aGroupedQueryRunsInAnotherTask() async throws {
+            let query = batting.query.group(by: \.lgID) { (n: $0.count(), hr: $0.sum(\.HR)) }.sorted { $0.lgID }
+            let counts = try await Task.detached { try query.fetch().map(\.n) }.value
+            #expect(counts == [4, 2])
+        }
+
         @Test func wrongNamesAreErrorsNamingTheColumns() throws {
             let query = batting.query.group(by: \.playerID) { (hr: $0.sum(\.HR), n: $0.count()) }.sorted { $0.yearID }
             #expect(throws: DocStoreError.self) { try query.fetch() }
