@@ -122,6 +122,8 @@ let package = Package(
             // DocStoreCLI: the tests run the built `docstore` binary.
             // GRDB: fault tests hold locks and damage files behind DocStore's back.
             dependencies: ["DocStoreREPL", "DocStore", "DocStoreCLI", .product(name: "GRDB", package: "GRDB.swift")],
+            // Expected answers and the Python script that computed them, read by path.
+            exclude: ["Fixtures"],
             swiftSettings: [
                 .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
             ]

@@ -34,6 +34,9 @@ struct DocStoreBench {
         if arguments.first == "--stream-all", arguments.count == 2 {
             return try PeakMemory.streamAll(path: arguments[1])
         }
+        if arguments.first == "--group-all", arguments.count == 2 {
+            return try PeakMemory.groupAll(path: arguments[1])
+        }
 
         var n = 100_000
         var rounds = 1

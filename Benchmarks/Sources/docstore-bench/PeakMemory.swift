@@ -50,10 +50,25 @@ enum PeakMemory {
         Output.line("count=\(result.count) before_kib=\(before) peak_kib=\(peak)")
     }
 
+    /// Child: W8's group over every document; prints `count= before_kib= peak_kib=`
+    /// (count: the documents grouped).
+    static func groupAll(path: String) throws {
+        let store = try DocumentStore(path: path)
+        let players = store.collection(Player.self)
+        let before = peakKiB()
+        let rows = try players.query
+            .group(by: \.teamId) { (count: $0.count(), total: $0.sum(\.number), best: $0.max(\.battingAverage)) }
+            .fetch()
+        let peak = peakKiB()
+        Output.line("count=\(rows.reduce(0) { $0 + $1.count }) before_kib=\(before) peak_kib=\(peak)")
+    }
+
     struct Figure {
         var n: Int
         var beforeKiB: Int
         var peakKiB: Int
+        var groupBeforeKiB = 0
+        var groupPeakKiB = 0
     }
 
     /// Parent: both sizes, each populated and measured in its own child processes.
@@ -65,18 +80,25 @@ enum PeakMemory {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
             _ = try runChild(["--populate", path, String(n)])
-            let output = try runChild(["--stream-all", path])
-            var fields: [String: Int] = [:]
-            for pair in output.split(whereSeparator: \.isWhitespace) {
-                let parts = pair.split(separator: "=")
-                if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
-            }
-            guard fields["count"] == n, let before = fields["before_kib"], let peak = fields["peak_kib"] else {
-                throw BenchmarkError("--stream-all printed \(output)")
-            }
-            figures.append(Figure(n: n, beforeKiB: before, peakKiB: peak))
+            let (before, peak) = try measureChild(["--stream-all", path], n: n)
+            let (groupBefore, groupPeak) = try measureChild(["--group-all", path], n: n)
+            figures.append(Figure(n: n, beforeKiB: before, peakKiB: peak, groupBeforeKiB: groupBefore, groupPeakKiB: groupPeak))
         }
         return figures
+    }
+
+    /// Runs a measuring child; its `before_kib` and `peak_kib`, once its count is checked.
+    static func measureChild(_ arguments: [String], n: Int) throws -> (before: Int, peak: Int) {
+        let output = try runChild(arguments)
+        var fields: [String: Int] = [:]
+        for pair in output.split(whereSeparator: \.isWhitespace) {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
+        }
+        guard fields["count"] == n, let before = fields["before_kib"], let peak = fields["peak_kib"] else {
+            throw BenchmarkError("\(arguments[0]) printed \(output)")
+        }
+        return (before, peak)
     }
 
     static func runChild(_ arguments: [String]) throws -> String {
@@ -108,6 +130,14 @@ enum PeakMemory {
         if figures.count == 2 {
             ratio = Double(figures[1].peakKiB) / Double(figures[0].peakKiB)
             lines.append("  ratio N=\(figures[1].n) / N=\(figures[0].n): \(String(format: "%.2f", ratio!)) (target ≤ 1.2)")
+        }
+        lines.append("peak memory of DocStore's W8 (group by teamId, 30 rows), each in a fresh process:")
+        for f in figures {
+            lines.append("  N=\(f.n): peak \(f.groupPeakKiB) KiB (\(f.groupBeforeKiB) KiB after opening the store)")
+        }
+        if figures.count == 2 {
+            let groupRatio = Double(figures[1].groupPeakKiB) / Double(figures[0].groupPeakKiB)
+            lines.append("  ratio N=\(figures[1].n) / N=\(figures[0].n): \(String(format: "%.2f", groupRatio)) (issue 11's target ≤ 1.2)")
         }
         return (lines.joined(separator: "\n"), ratio)
     }

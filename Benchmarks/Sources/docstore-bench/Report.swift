@@ -4,7 +4,8 @@ import Foundation
 struct Report {
     let ways: [(name: String, results: [Measurement])]
     static let order = [("W1", "insert"), ("W2", "get"), ("W3", "scan"), ("W4i", "index"),
-                        ("W4", "indexed"), ("W5", "all"), ("W6", "update"), ("W7", "commit")]
+                        ("W4", "indexed"), ("W5", "all"), ("W6", "update"), ("W7", "commit"),
+                        ("W8", "group"), ("W9", "join")]
 
     func measurement(_ way: String, _ id: String) -> Measurement? {
         ways.first { $0.name == way }?.results.first { $0.id == id }
@@ -70,6 +71,7 @@ struct Report {
         }
         for id in ["W1", "W2", "W5", "W6"] { check("\(id) docstore/grdb-records", ratio(id, to: GRDBRecordsWay.name), 1) }
         check("W5 peak memory N=1000000 / N=100000", memoryRatio, 1.2)
+        for id in ["W8", "W9"] { check("\(id) docstore/sqlite-c (issue 11)", ratio(id, to: SQLiteCWay.name), 1.3) }
         return lines.joined(separator: "\n")
     }
 }

@@ -33,6 +33,10 @@ struct Runner {
         try record("W5", "all") { try db.all() }
         try record("W6", "update") { try db.update(keys: 1...max(n / 10, 1)) }
         try record("W7", "commit") { try db.insertEach(extra) }
+        try record("W8", "group") { try db.group(rounds: Workload.groupRounds) }
+        if try db.insertTeams(Workload.teams) {
+            try record("W9", "join") { try db.join(teams: Workload.joinedTeams) }
+        }
         return results
     }
 

@@ -76,6 +76,16 @@ final class SQLiteStatement {
         sqlite3_reset(handle)
     }
 
+    @inline(__always)
+    func int(at column: Int32) -> Int {
+        Int(sqlite3_column_int64(handle, column))
+    }
+
+    @inline(__always)
+    func double(at column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
     /// The text of a column of the current row, valid until the next step.
     @inline(__always)
     func text(at column: Int32) -> UnsafeRawBufferPointer {

@@ -40,8 +40,36 @@ protocol BenchmarkWay: AnyObject {
     func update(keys: ClosedRange<Int>) throws -> StepResult
     /// W7: each document inserted in its own transaction.
     func insertEach(_ players: [Player]) throws -> StepResult
+    /// W8: every document grouped by teamId (count, sum of number, max of
+    /// battingAverage), `rounds` times, the group rows decoded; nil when this way
+    /// can't group.
+    func group(rounds: Int) throws -> StepResult?
+    /// W9's untimed set-up: the `teams` collection; false when this way can't join.
+    func insertTeams(_ teams: [BenchTeam]) throws -> Bool
+    /// W9: for each team, its players joined to it by key, as (lastName, team name).
+    func join(teams: Range<Int>) throws -> StepResult?
     /// Closes the database so its files can be removed.
     func close() throws
+}
+
+extension BenchmarkWay {
+    func group(rounds: Int) throws -> StepResult? { nil }
+    func insertTeams(_ teams: [BenchTeam]) throws -> Bool { false }
+    func join(teams: Range<Int>) throws -> StepResult? { nil }
+}
+
+extension StepResult {
+    /// W8: one group row.
+    mutating func addGroup(teamId: Int, count: Int, sum: Int, maxAverage: Double) {
+        self.count += count
+        checksum &+= teamId &* 1_000_003 &+ count &* 31 &+ sum &+ Int((maxAverage * 1000).rounded())
+    }
+
+    /// W9: one joined row.
+    mutating func addJoined(lastName: String, teamName: String) {
+        count += 1
+        checksum &+= lastName.utf8.count &* 7 &+ teamName.utf8.count
+    }
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

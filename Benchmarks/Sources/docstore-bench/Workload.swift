@@ -16,6 +16,23 @@ struct Player: Codable, Identifiable, Equatable, Sendable {
     var tags: [String]
 }
 
+/// W9's second collection: `{"id": t, "name": "Team " + t, "city": "City " + t}`.
+@Document
+struct BenchTeam: Codable, Identifiable, Sendable {
+    var id: Int
+    var name: String
+    var city: String
+}
+
+/// A player with the member W9's join fills (DocStore's way only): the same
+/// stored documents, read through a model that names the joined team.
+@Document
+struct RosterLine: Codable, Sendable {
+    var lastName: String
+    var teamId: Int
+    var team: BenchTeam? = nil
+}
+
 enum Workload {
     static let positions = [
         "Pitcher", "Catcher", "First Base", "Second Base", "Third Base",
@@ -54,6 +71,11 @@ enum Workload {
     static let indexedTeams = 0..<30
     /// W7: further inserts, keys N+1...N+1000.
     static let commitCount = 1000
+    /// W8: rounds of grouping.
+    static let groupRounds = 5
+    /// W9: the 30 teams, and the teams whose players are joined.
+    static let teams = (0..<30).map { BenchTeam(id: $0, name: "Team " + String($0), city: "City " + String($0)) }
+    static let joinedTeams = 0..<10
 }
 
 extension Player {

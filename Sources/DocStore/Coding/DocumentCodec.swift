@@ -95,7 +95,35 @@ enum DocumentCodec {
 
     /// Decodes a model from a `JSONValue`.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(DocumentCodingError) -> T {
-        try decode(type, from: serialize(value))
+        if let scalar = scalar(type, from: value) { return scalar }
+        return try decode(type, from: serialize(value))
+    }
+
+    /// The common scalars (strings, integers, doubles, booleans, their optionals
+    /// and nil) decoded directly, as the full decoder would decode them; nil for
+    /// anything else, which takes the full path.
+    private static func scalar<T>(_ type: T.Type, from value: JSONValue) -> T? {
+        // unsafeBitCast between a type and itself: the checks make T that type.
+        switch value {
+        case .string(let string) where T.self == String.self: return unsafeBitCast(string, to: T.self)
+        case .string(let string) where T.self == String?.self: return unsafeBitCast(Optional(string), to: T.self)
+        case .integer(let integer) where T.self == Int.self: return unsafeBitCast(Int(integer), to: T.self)
+        case .integer(let integer) where T.self == Int?.self: return unsafeBitCast(Optional(Int(integer)), to: T.self)
+        case .integer(let integer) where T.self == Int64.self: return unsafeBitCast(integer, to: T.self)
+        case .integer(let integer) where T.self == Int64?.self: return unsafeBitCast(Optional(integer), to: T.self)
+        // Correctly rounded, as the decoder reads an integer as a Double.
+        case .integer(let integer) where T.self == Double.self: return unsafeBitCast(Double(integer), to: T.self)
+        case .integer(let integer) where T.self == Double?.self: return unsafeBitCast(Optional(Double(integer)), to: T.self)
+        case .double(let double) where T.self == Double.self: return unsafeBitCast(double, to: T.self)
+        case .double(let double) where T.self == Double?.self: return unsafeBitCast(Optional(double), to: T.self)
+        case .bool(let bool) where T.self == Bool.self: return unsafeBitCast(bool, to: T.self)
+        case .bool(let bool) where T.self == Bool?.self: return unsafeBitCast(Optional(bool), to: T.self)
+        case .null:
+            guard let optional = T.self as? any ExpressibleByNilLiteral.Type else { return nil }
+            return optional.init(nilLiteral: ()) as? T
+        default:
+            return nil
+        }
     }
 
     /// Parses any JSON text into a `JSONValue` (objects keep key order; with

@@ -4,23 +4,34 @@ extension CollectionQuery {
     /// - Throws: ``DocStoreError`` for store failures, undecodable documents and
     ///   invalid queries.
     public func fetch() throws -> [Model] {
-        try collection.fetch(documentQuery())
+        var models: [Model] = []
+        try forEach { models.append($0) }
+        return models
     }
 
     /// Calls `body` with each selected document, in the query's order, streaming:
     /// memory stays flat however many documents match.
     public func forEach(_ body: (Model) throws -> Void) throws {
-        try collection.forEach(documentQuery(), body)
+        guard !stages.isEmpty else { return try collection.forEach(documentQuery(), body) }
+        try collection.forEachRow(queryPipeline()) { row in
+            do {
+                try body(try DocumentCodec.decode(Model.self, from: row))
+            } catch let error as DocumentCodingError {
+                throw DocStoreError.decodingFailed(collection: collection.name, key: nil, codingPath: "", reason: error.reason)
+            }
+        }
     }
 
     /// The first selected document in the query's order, or `nil` when none is.
     public func first() throws -> Model? {
-        try collection.first(documentQuery())
+        guard !stages.isEmpty else { return try collection.first(documentQuery()) }
+        return try limit(1).fetch().first
     }
 
     /// The number of selected documents (limit and offset apply).
     public func count() throws -> Int {
-        try collection.count(documentQuery())
+        guard !stages.isEmpty else { return try collection.count(documentQuery()) }
+        return try collection.count(queryPipeline())
     }
 
     /// Whether the query selects at least one document.
@@ -66,7 +77,8 @@ extension CollectionQuery {
 
     /// How the query runs: its SQL, bindings and SQLite's plan.
     public func explain() throws -> QueryExplanation {
-        try collection.explain(documentQuery())
+        guard !stages.isEmpty else { return try collection.explain(documentQuery()) }
+        return try collection.explain(queryPipeline())
     }
 }
 

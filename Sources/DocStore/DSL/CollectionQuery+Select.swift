@@ -1,31 +1,52 @@
 extension CollectionQuery {
-    /// The values of a few fields of each selected document, as typed tuples,
-    /// without decoding whole documents:
+    /// The values of a few fields of each selected document, or values computed
+    /// from them (and from joined documents), as typed tuples, without decoding
+    /// whole documents:
     ///
     ///     let numbers = try players.filter { $0.teamId == 1 }
     ///         .select { ($0.lastName, $0.number) }        // [(String, Int)]
     ///     let names = try players.query.select { $0.lastName }   // [String]
+    ///     let labels = try players.query.select { ($0.firstName + " " + $0.lastName, $0.number * 2) }
+    ///
+    /// Integers divide as in Swift (truncating); a missing operand or a division
+    /// by zero gives `nil`, which decodes only into an optional.
     ///
     /// - Throws: ``DocStoreError/decodingFailed(collection:key:codingPath:reason:)``
-    ///   when a value doesn't decode as its field's type (a missing non-optional field…).
-    public func select<each Value: Decodable>(
-        _ body: (Model.Fields) -> (repeat DocumentField<each Value>)
-    ) throws -> [(repeat each Value)] {
-        let fields = body(Model.Fields(_path: .root))
-        var paths: [FieldPath] = []
-        for field in repeat each fields {
-            paths.append(field.fieldPath)
+    ///   when a value doesn't decode as its type (a missing non-optional field…);
+    ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` when an integer
+    ///   computation overflows.
+    public func select<each Column: QueryExpression>(
+        _ body: (Model.Fields) -> (repeat each Column)
+    ) throws -> [(repeat (each Column).Value)] where repeat (each Column).Value: Decodable {
+        let columns = body(Model.Fields(_path: .root))
+        var expressions: [ValueExpression] = []
+        for column in repeat each columns {
+            expressions.append(column.valueExpression)
         }
-        let rows = try collection.select(documentQuery(), fields: paths)
-        return try rows.map { row in
-            var column = 0
+        let paths = expressions.compactMap { expression -> FieldPath? in
+            if case .field(let path) = expression { return path }
+            return nil
+        }
+        let columnPaths = expressions.map { expression in
+            if case .field(let path) = expression { path } else { FieldPath(expression.description) }
+        }
+        func tuple(_ row: [JSONValue]) throws -> (repeat (each Column).Value) {
+            var index = 0
             func next<T: Decodable>(_ type: T.Type) throws -> T {
-                defer { column += 1 }
-                let value = column < row.count ? row[column] : .null
-                return try decode(T.self, from: value, at: paths[column])
+                defer { index += 1 }
+                return try decode(T.self, from: index < row.count ? row[index] : .null, at: columnPaths[index])
             }
-            return (repeat try next((each Value).self))
+            return (repeat try next((each Column).Value.self))
         }
+        if stages.isEmpty && paths.count == expressions.count {
+            return try collection.select(documentQuery(), fields: paths).map(tuple)
+        }
+        // Values computed, or read after a join: one pipeline whose last stage selects them, in order.
+        var pipeline = try queryPipeline()
+        pipeline.stages.append(.select(expressions.indices.map { NamedExpression("c\($0)", expressions[$0]) }))
+        var rows: [(repeat (each Column).Value)] = []
+        try collection.forEachRowParts(pipeline) { _, values in rows.append(try tuple(values)) }
+        return rows
     }
 
     // MARK: Aggregates
@@ -124,7 +145,7 @@ extension CollectionQuery {
     /// Decodes a value read from the field at `path`, naming the collection and
     /// field when it can't be.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: FieldPath) throws -> T {
-        if let json = value as? T { return json }
+        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
         do {
             return try DocumentCodec.decode(T.self, from: value)
         } catch {

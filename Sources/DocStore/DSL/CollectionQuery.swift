@@ -14,6 +14,8 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
     /// The collection the query runs on.
     public let collection: DocumentCollection<Model>
     var query: DocumentQuery
+    /// Joins (and the filters, sorts and limits after them), when there are any.
+    var stages: [PipelineStage] = []
     /// Why the query can't run, when one of its conditions could not be built.
     var invalid: InvalidQuery?
 
@@ -30,7 +32,34 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
         if let invalid {
             throw invalid.error(collection: collection.name)
         }
+        guard stages.isEmpty else {
+            throw DocStoreError.invalidQuery(collection: collection.name, field: nil,
+                                             reason: "after a join, a query can fetch, count, select and explain; deletes, updates, keys and aggregates work on the collection's own documents")
+        }
         return query
+    }
+
+    /// The AST of a query with joins: its documents, then the joins and what follows them.
+    public func queryPipeline() throws -> QueryPipeline {
+        if let invalid { throw invalid.error(collection: collection.name) }
+        return QueryPipeline(query, stages: stages)
+    }
+
+    /// Changes the filter, sort and limit: the collection's, or those after the last join.
+    private func refining(_ change: (inout DocumentQuery) -> Void) -> CollectionQuery {
+        var copy = self
+        guard !stages.isEmpty else {
+            change(&copy.query)
+            return copy
+        }
+        var segment = DocumentQuery()
+        if case .refine(let last)? = stages.last {
+            segment = last
+            copy.stages.removeLast()
+        }
+        change(&segment)
+        copy.stages.append(.refine(segment))
+        return copy
     }
 
     // MARK: Building
@@ -53,7 +82,7 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
         var copy = self
         switch condition.result {
         case .success(let added):
-            copy.query.condition = DocumentCondition.conjunction([query.condition, added])
+            copy = refining { $0.condition = DocumentCondition.conjunction([$0.condition, added]) }
         case .failure(let failure):
             copy.invalid = copy.invalid ?? failure
         }
@@ -68,17 +97,16 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
     /// keys decide first and the previous ones break their ties. Documents that
     /// tie on every key come in key order.
     public func sorted(@SortBuilder<Model.Fields> by body: (Model.Fields) -> [SortKey]) -> CollectionQuery {
-        var copy = self
-        copy.query.sort = body(Model.Fields(_path: .root)) + query.sort
-        return copy
+        let keys = body(Model.Fields(_path: .root))
+        return refining { $0.sort = keys + $0.sort }
     }
 
     /// At most `limit` documents, after skipping `offset` of them.
     public func limit(_ limit: Int, offset: Int? = nil) -> CollectionQuery {
-        var copy = self
-        copy.query.limit = limit
-        copy.query.offset = offset ?? query.offset
-        return copy
+        refining { query in
+            query.limit = limit
+            query.offset = offset ?? query.offset
+        }
     }
 
     /// The AST changes of an update block.
@@ -98,6 +126,7 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
     /// field's values) of the documents it selects.
     func subquery(selecting field: FieldPath?) -> Result<Subquery, InvalidQuery> {
         if let invalid { return .failure(invalid) }
+        if !stages.isEmpty { return .failure(InvalidQuery(reason: "a query used with in(…) can't have a join")) }
         if query.limit != nil || query.offset != nil {
             return .failure(InvalidQuery(reason: "a query used with in(…) can't have a limit or an offset"))
         }

@@ -83,7 +83,9 @@ extension DocumentCollection {
 
     /// The compiler for this collection, looking other collections up in `db`.
     func queryCompiler(in db: Database) -> QueryCompiler {
-        QueryCompiler(collection: name, keyKind: { [store] other in try store.knownCollection(named: other, in: db)?.keyKind })
+        var compiler = QueryCompiler(collection: name, keyKind: { [store] other in try store.knownCollection(named: other, in: db)?.keyKind })
+        compiler.indexedFields = { collection in try Catalog.indexes(of: collection, in: db).map(\.fields) }
+        return compiler
     }
 }
 

@@ -30,9 +30,14 @@ extension QueryExplanation: CustomStringConvertible {
 extension DocumentCollection {
     /// The SQL that ``fetch(_:)`` runs for the query, its bindings and SQLite's plan.
     public func explain(_ query: DocumentQuery) throws -> QueryExplanation {
+        try explain { try $0.documents(query) }
+    }
+
+    /// The SQL a statement compiled by `compile` runs, its bindings and SQLite's plan.
+    func explain(_ compile: (QueryCompiler) throws -> SQLFragment) throws -> QueryExplanation {
         try access {
             try store.readAccess { db in
-                let compiled = try queryCompiler(in: db).documents(query)
+                let compiled = try compile(queryCompiler(in: db))
                 guard try store.knownCollection(named: name, in: db) != nil else {
                     return QueryExplanation(sql: compiled.sql, bindings: compiled.bindings,
                                             plan: ["(collection \(DocumentKey.quoted(name)) does not exist yet: no rows)"])

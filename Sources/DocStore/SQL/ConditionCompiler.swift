@@ -15,6 +15,9 @@ struct ConditionCompiler {
     let keyKind: (String) throws -> KeyKind?
     /// Numbers the `json_each` aliases so nested `any`/`all` never clash.
     private var aliasCount = 0
+    /// How a path from the row is read, when the rows are a pipeline stage's
+    /// rather than the table's documents.
+    var resolve: ((FieldPath) throws -> FieldSQL)?
 
     init(collection: String, keyKind: @escaping (String) throws -> KeyKind?) {
         self.collection = collection
@@ -61,7 +64,8 @@ struct ConditionCompiler {
     }
 
     private func field(_ path: FieldPath, _ root: FieldRoot) throws -> FieldSQL {
-        try FieldSQL.checked(path, from: root, collection: collection)
+        if root == .document, let resolve { return try resolve(path) }
+        return try FieldSQL.checked(path, from: root, collection: collection)
     }
 
     // MARK: Comparisons

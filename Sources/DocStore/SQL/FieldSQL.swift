@@ -5,6 +5,9 @@ enum FieldRoot: Hashable, Sendable {
     case document
     /// The `json_each` row with this alias (`e1`, `e2`…).
     case element(alias: String)
+    /// A JSON text column or expression other than the table's `body` (a joined
+    /// document `j1.body`, a pipeline stage's `s2.c0`).
+    case json(SQLFragment)
 }
 
 /// The SQL expressions that read one field of a document.
@@ -34,12 +37,28 @@ struct FieldSQL {
     /// Whether the expressions are plain JSON-path lookups on `body`, which an
     /// index can be created on.
     var isIndexable: Bool
+    /// The rank of a value that is not read from JSON (a computed column), nil otherwise.
+    private var knownRank: SQLFragment?
+    /// The value as JSON text in one call (`body -> '$."a"'`: exact, NULL when
+    /// missing), when the path allows it: what a query's output columns read.
+    var jsonText: SQLFragment?
 
     /// The type's rank in the sort order: 0 missing/null, 1 boolean, 2 number,
     /// 3 string, 4 array, 5 object (``JSONRank``).
     var rank: SQLFragment {
-        "CASE " + type + " WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2"
+        knownRank ?? "CASE " + type + " WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2"
             + " WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 ELSE 0 END"
+    }
+
+    /// A column of a pipeline stage whose rank and value are computed already
+    /// (a group key, an aggregate, a selected value): present even when nil.
+    static func column(rank: SQLFragment, value: SQLFragment, jsonText: SQLFragment? = nil) -> FieldSQL {
+        let container = "(CASE WHEN " + rank + " >= \(JSONRank.array.rawValue) THEN " + value + " END)"
+        var field = FieldSQL(type: "'column'", value: value, elements: "json_each(" + container + ")",
+                             arrayLength: "json_array_length(" + container + ")", isIndexable: false)
+        field.knownRank = rank
+        field.jsonText = jsonText
+        return field
     }
 
     /// The expressions for `path`, or an error naming the collection and field when
@@ -65,6 +84,9 @@ struct FieldSQL {
         case .document:
             base = "body"
             isIndexable = true
+        case .json(let expression):
+            base = expression
+            isIndexable = false
         case .element(let alias):
             if path.components.isEmpty {
                 // The element itself: json_each already split out its type and value.
@@ -110,6 +132,7 @@ struct FieldSQL {
         self.init(type: "json_type(" + arguments, value: "json_extract(" + arguments,
                   elements: "json_each(" + arguments, arrayLength: "json_array_length(" + arguments,
                   isIndexable: isIndexable)
+        if isIndexable || root != .document { jsonText = "(" + base + " -> " + literal + ")" }
     }
 
     private init(type: SQLFragment, value: SQLFragment, elements: SQLFragment, arrayLength: SQLFragment, isIndexable: Bool) {

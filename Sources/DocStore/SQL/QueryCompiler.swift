@@ -13,6 +13,9 @@ struct QueryCompiler {
     let collection: String
     /// The key kind of a collection, nil when it doesn't exist (for subqueries).
     let keyKind: (String) throws -> KeyKind?
+    /// The fields of a collection's indexes (a group by indexed fields reads the
+    /// index; a join by an indexed field seeks it).
+    var indexedFields: (String) throws -> [[FieldPath]] = { _ in [] }
 
     var table: String { quoteIdentifier(collection) }
 

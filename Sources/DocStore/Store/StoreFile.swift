@@ -24,6 +24,8 @@ enum StoreFile {
         configuration.prepareDatabase { db in
             // Case-insensitive queries call Swift's case mapping (see CaseFolding).
             db.add(function: CaseFolding.function)
+            // Computed values that overflow fail the statement (see ExpressionSQL).
+            db.add(function: ArithmeticOverflow.function)
             // WAL with synchronous=NORMAL: a commit survives a process crash; only
             // power loss can roll back the last transactions, never corrupt the file.
             if !db.configuration.readonly {

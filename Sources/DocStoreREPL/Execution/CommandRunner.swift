@@ -39,6 +39,8 @@ final class CommandRunner {
             throw CommandError(".watch runs only in a session (REPLSession.execute), which prints each result")
         case .query(let name, let query, let action):
             return try runQuery(store.collection(named: name), query, action)
+        case .pipeline(let name, let pipeline, let action):
+            return try runPipeline(store.collection(named: name), pipeline, action)
         case .get(let name, let key):
             let collection = store.collection(named: name)
             guard let document = try collection.get(try adapt(key, for: name)) else {
@@ -145,6 +147,46 @@ final class CommandRunner {
         case .explain:
             return .text(try collection.explain(query).description)
         }
+    }
+
+    /// A chain with a group, join or computed select: rows under the group keys
+    /// and aggregate names (or the selected names) as columns; documents when the
+    /// rows are documents (a join without a select).
+    private func runPipeline(_ collection: DocumentCollection<JSONValue>, _ pipeline: QueryPipeline,
+                             _ action: PipelineAction) throws -> CommandResult {
+        var pipeline = pipeline
+        switch action {
+        case .count:
+            return .value(.integer(Int64(try collection.count(pipeline))))
+        case .explain:
+            return .text(try collection.explain(pipeline).description)
+        case .first:
+            pipeline.stages.append(.refine(DocumentQuery(limit: 1)))
+        case .rows:
+            break
+        }
+        guard let columns = try collection.columns(of: pipeline) else {
+            let limit: Int? = if case .refine(let last)? = pipeline.stages.last { last.limit } else { nil }
+            return try fetch(DocumentQuery(limit: limit)) { try collection.forEachRow(pipeline, $0) }
+        }
+        let hasLimit = if case .refine(let last)? = pipeline.stages.last { last.limit != nil } else { false }
+        let limit = hasLimit ? nil : displayLimit
+        var rows: [[JSONValue?]] = []
+        var more = false
+        do {
+            try collection.forEachRow(pipeline) { row in
+                try interruption.check("interrupted after \(CommandResult.plural(rows.count, "row"))")
+                if let limit, rows.count >= limit {
+                    more = true
+                    throw EnoughDocuments()
+                }
+                rows.append(columns.map { row.value(at: $0.path) ?? .null })
+            }
+        } catch is EnoughDocuments {
+            // Stop reading: the rest is not shown.
+        }
+        let headers = columns.map(\.header)
+        return more ? .firstRows(columns: headers, rows) : .rows(columns: headers, rows)
     }
 
     /// Collects the documents `forEach` streams: up to the display limit when

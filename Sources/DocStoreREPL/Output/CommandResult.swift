@@ -7,8 +7,11 @@ public enum CommandResult: Hashable, Sendable {
     /// The first documents of a longer result: an interactive session shows a
     /// query without `.limit` only up to its display limit, as mongosh does.
     case firstDocuments([JSONValue])
-    /// Rows of values under named columns (`select`, `.schema`, `.indexes`).
+    /// Rows of values under named columns (`select`, `.schema`, `.indexes`, groups).
     case rows(columns: [String], [[JSONValue?]])
+    /// The first rows of a longer result (a group or select without `.limit` in
+    /// an interactive session), as ``firstDocuments(_:)``.
+    case firstRows(columns: [String], [[JSONValue?]])
     /// One value (`count`, `exists`, an aggregate, `keys`).
     case value(JSONValue)
     /// A sentence about what was done ("inserted 1 document (key 99)").
@@ -25,6 +28,8 @@ public enum CommandResult: Hashable, Sendable {
         case .firstDocuments(let documents):
             "the first \(Self.plural(documents.count, "document")); more match (.count() counts them, .limit(n, offset: m) pages)"
         case .rows(_, let rows): Self.plural(rows.count, "row")
+        case .firstRows(_, let rows):
+            "the first \(Self.plural(rows.count, "row")); more follow (.count() counts them, .limit(n, offset: m) pages)"
         default: nil
         }
     }
@@ -33,7 +38,7 @@ public enum CommandResult: Hashable, Sendable {
     var isTable: Bool {
         switch self {
         case .documents(let documents), .firstDocuments(let documents): !documents.isEmpty
-        case .rows: true
+        case .rows, .firstRows: true
         default: false
         }
     }

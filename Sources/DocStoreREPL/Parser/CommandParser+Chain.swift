@@ -4,18 +4,32 @@ import DocStore
 extension CommandParser {
     /// Methods that end a chain (nothing may follow them).
     static let terminalMethods: Set<String> = [
-        "all", "fetch", "first", "count", "exists", "contains", "keys", "select", "min", "max", "sum",
+        "all", "fetch", "first", "count", "exists", "contains", "keys", "min", "max", "sum",
         "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
     ]
     /// Every method a collection or a chain offers, for suggestions and completion.
     public static let methodNames: [String] = [
-        "filter", "sorted", "limit", "offset", "query", "all", "first", "count", "exists", "contains", "keys", "select",
+        "filter", "sorted", "limit", "offset", "query", "group", "join", "joinAll", "all", "first", "count", "exists", "contains", "keys", "select",
         "min", "max", "sum", "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
         "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
     ]
 
     mutating func chain(collection name: String, firstMethod: Token) throws(REPLSyntaxError) -> REPLCommand {
+        // `query` is the segment of filters, sorts and limits being read: the
+        // collection's, or (once a group, join or select has begun a pipeline)
+        // the one after the last stage.
         var query = DocumentQuery()
+        var source: DocumentQuery?
+        var stages: [PipelineStage] = []
+        func begin(_ stage: PipelineStage) {
+            if source == nil {
+                source = query
+            } else if query != DocumentQuery() {
+                stages.append(.refine(query))
+            }
+            query = DocumentQuery()
+            stages.append(stage)
+        }
         var action = QueryAction.fetch
         var methodToken = firstMethod
         var terminal: String?
@@ -69,7 +83,16 @@ extension CommandParser {
                 try emptyArguments()
                 action = .keys
             case "select":
-                action = .select(try selectArguments())
+                begin(.select(try selectItems()))
+                collection = nil  // the rows now have the selected names only
+            case "group":
+                let (grouping, computed) = try groupArguments()
+                begin(.group(grouping))
+                if let computed { begin(.select(computed)) }
+                collection = nil
+            case "join", "joinAll":
+                begin(.join(try joinArguments(many: method == "joinAll")))
+                collection = nil
             case "distinctValues":
                 try expect(.leftParen)
                 guard try acceptLabel("of") else {
@@ -120,7 +143,22 @@ extension CommandParser {
             methodToken = current
             try advance()
         }
-        return .query(collection: name, query, action)
+        guard let source else { return .query(collection: name, query, action) }
+        if query != DocumentQuery() { stages.append(.refine(query)) }
+        // A select of plain fields alone is the collection's own select.
+        if stages.count == 1, case .select(let items) = stages[0], action == .fetch,
+           let paths = Self.plainFields(items) {
+            return .query(collection: name, source, .select(paths))
+        }
+        let pipeline = QueryPipeline(source, stages: stages)
+        switch action {
+        case .fetch: return .pipeline(collection: name, pipeline, .rows)
+        case .first: return .pipeline(collection: name, pipeline, .first)
+        case .count: return .pipeline(collection: name, pipeline, .count)
+        case .explain: return .pipeline(collection: name, pipeline, .explain)
+        default:
+            throw REPLSyntaxError("after group, join or select, a query ends with .count(), .first() or .explain() (or nothing)", at: methodToken.location)
+        }
     }
 
     /// `(label: ` with one of `labels`, consumed when present; returns the label.
@@ -197,27 +235,6 @@ extension CommandParser {
             }
             return SortKey(path, descending: descending)
         }
-    }
-
-    /// `{ ($0.a, $0.b) }`, `{ $0.a }` or `(\.a, \.b)`.
-    mutating func selectArguments() throws(REPLSyntaxError) -> [FieldPath] {
-        if try accept(.leftParen) {
-            var fields: [FieldPath] = []
-            repeat { fields.append(try keyPath()) } while try accept(.comma)
-            try expect(.rightParen)
-            return fields
-        }
-        let open = current
-        try expect(.leftBrace, "or '(' after select")
-        var fields: [FieldPath] = []
-        if try accept(.leftParen) {
-            repeat { fields.append(try fieldReference(stopAt: [])) } while try accept(.comma)
-            try expect(.rightParen, "to close the tuple")
-        } else {
-            fields.append(try fieldReference(stopAt: []))
-        }
-        try closeBrace(openedAt: open)
-        return fields
     }
 
     /// `(\.x)` or `{ $0.x }`.

@@ -21,6 +21,9 @@ public struct CommandParser {
     /// The last member name read in a path: when a call follows it, it was
     /// meant as a method (`$0.name.hasPrefx("O")`), and the error points there.
     var lastComponent: Token?
+    /// Inside a group's tuple: the aggregates an item's arithmetic has read so far
+    /// (`$0.sum(\.H) / $0.count()`), each standing for a column `#n`.
+    var groupLeaves: [GroupAggregate]?
     static let maximumDepth = 64
 
     /// Parses one command.

@@ -120,6 +120,8 @@ enum DotCommandParser {
             switch parsed.command {
             case .query(let collection, let query, let action) where action != .delete && !isUpdate(action):
                 return ParsedCommand(.query(collection: collection, query, .explain), warnings: parsed.warnings)
+            case .pipeline(let collection, let pipeline, .rows), .pipeline(let collection, let pipeline, .explain):
+                return ParsedCommand(.pipeline(collection: collection, pipeline, .explain), warnings: parsed.warnings)
             default:
                 throw REPLSyntaxError(".explain takes a query, such as .explain players.filter { $0.teamId == 1 }", at: name.end)
             }

@@ -25,12 +25,27 @@ public enum QueryAction: Hashable, Sendable {
     case explain
 }
 
+/// What a chain with a group, join or computed select does with its rows.
+public enum PipelineAction: Hashable, Sendable {
+    /// The rows (a chain with no final method).
+    case rows
+    /// `.first()`
+    case first
+    /// `.count()`
+    case count
+    /// `.explain()`
+    case explain
+}
+
 /// One command of the REPL: what a line (or a multi-line block) of input says.
 public enum REPLCommand: Hashable, Sendable {
     /// Nothing (a blank line or a comment).
     case empty
     /// A query chain on a collection.
     case query(collection: String, DocumentQuery, QueryAction)
+    /// A query chain with a group, join or computed select: its rows, first row,
+    /// count or plan.
+    case pipeline(collection: String, QueryPipeline, PipelineAction)
     /// `coll.get(key)`
     case get(collection: String, DocumentKey)
     /// `coll.insert({…})` or `coll.insert([{…}, {…}])`

@@ -5,7 +5,7 @@ enum Symbol: String, Hashable, Sendable {
     case leftBracket = "[", rightBracket = "]", backslash = "\\"
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     case and = "&&", or = "||", not = "!"
-    case assign = "=", plusAssign = "+=", minusAssign = "-=", minus = "-"
+    case assign = "=", plusAssign = "+=", minusAssign = "-=", minus = "-", plus = "+", star = "*", slash = "/"
 }
 
 /// One token of REPL input.

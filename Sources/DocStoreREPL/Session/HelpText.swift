@@ -44,6 +44,10 @@ enum HelpText {
           ….min(\\.x)  .max(\\.x)  .sum(\\.x)  .average(\\.x)  (or { $0.x })   coll.query.max(\\.x)
           ….distinctValues(of: \\.x)  ….count(groupedBy: \\.x)
           coll.get(KEY)                                KEY: an integer or a "string" (UUIDs as strings)
+        Groups, joins, computed values (then .filter/.sorted/.limit on the rows; .count() .first() .explain()):
+          coll.group(by: \\.a, \\.b) { (n: $0.count(), hr: $0.sum(\\.x)) }   also count(distinct: \\.x), average, min, max
+          ….join(other, on: \\.a, as: \\.name)   on: \\.a, equals: \\.b   equals: key     $0.name.field afterwards; joinAll(…): every match, as an array
+          ….select { ($0.a, avg: Double($0.h) / Double($0.ab), label: $0.s + "!") }   + - * / with Swift's meaning
         Conditions:
           $0.a == v   != < <= > >=                     v: "text", 12, 0.5, true, false, nil
           $0.a == nil / != nil                         missing or null / present and not null

@@ -27,9 +27,11 @@ struct ParserFuzzTests {
         #".explain players.filter { $0.extra["odd key"] == "\u{1F600}\n" }.limit(5, offset: 2)"#,
         #"players.createIndex(on: [\.teamId, \.number], unique: true)"#,
         "players.min(\\.number)\nplayers.count { $0.nickname != nil }",
+        #"players.group(by: \.teamId, \.position) { (n: $0.count(), hr: $0.sum(\.stats.homeRuns), r: Double($0.max(\.number)) / 2) }.filter { $0.n >= 2 }.sorted { $0.hr.descending }"#,
+        #"players.join(teams, on: \.teamId, equals: key, as: \.team).select { ($0.team.city + " " + $0.lastName, x: -($0.number * 2 - 1) / 3) }.limit(2)"#,
     ]
 
-    static let alphabet: [Character] = Array("{}[]()$0.\\\"';:,=!<>&|+-_ \n\tabcxyz019eE😀\0é")
+    static let alphabet: [Character] = Array("{}[]()$0.\\\"';:,=!<>&|+-*/_ \n\tabcxyz019eE😀\0é")
 
     /// Deletes, inserts, swaps and truncates characters of valid queries, a few
     /// thousand times: parsing must return a command or an error located inside

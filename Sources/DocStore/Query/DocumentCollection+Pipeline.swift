@@ -1,0 +1,117 @@
+extension DocumentCollection {
+    /// The rows of a pipeline (groups, joins, computed values), in its order, as
+    /// JSON objects: a group's keys at their paths and its aggregates by name; a
+    /// select's values by name; documents, with joined documents as members.
+    /// Missing values are `null`.
+    ///
+    ///     let rows = try batting.rows(QueryPipeline(stages: [
+    ///         .group(Grouping(keys: [FieldPath("playerID")], aggregates: [NamedAggregate("hr", .sum(FieldPath("HR")))])),
+    ///         .refine(DocumentQuery(sort: [SortKey(FieldPath("hr"), descending: true)], limit: 10)),
+    ///     ]))
+    ///     // [{"playerID": "bondsba01", "hr": 762}, …]
+    ///
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` for a path
+    ///   the rows don't have, duplicate column names, an integer sum or computation
+    ///   that overflows 64 bits.
+    public func rows(_ pipeline: QueryPipeline) throws -> [JSONValue] {
+        var rows: [JSONValue] = []
+        try forEachRow(pipeline) { rows.append($0) }
+        return rows
+    }
+
+    /// Calls `body` with each row of the pipeline, in order, streaming.
+    public func forEachRow(_ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) throws {
+        try forEachRowParts(pipeline) { paths, values in
+            var row: JSONValue = .object([:])
+            for (path, value) in zip(paths, values) { row = row.setting(value, at: path.components[...]) }
+            try body(row)
+        }
+    }
+
+    /// Calls `body` with the parts of each row (the document, joined documents,
+    /// columns): their paths in the row, and their values.
+    func forEachRowParts(_ pipeline: QueryPipeline, _ body: ([FieldPath], [JSONValue]) throws -> Void) throws {
+        var entries: [RowScope.Entry] = []
+        var paths: [FieldPath] = []
+        var values: [JSONValue] = []
+        try mappingOverflow(pipeline) {
+            try readRows(cached: false, { compiler in
+                var pipelineCompiler = PipelineCompiler(compiler)
+                let compiled = try pipelineCompiler.compile(pipeline)
+                entries = compiled.entries
+                paths = entries.map(\.path)
+                return compiled.sql
+            }) { statement, _ in
+                values.removeAll(keepingCapacity: true)  // one buffer for every row
+                var column: Int32 = 1
+                for entry in entries {
+                    switch entry.source {
+                    case .json:
+                        values.append(statement.isNull(at: column) ? .null : try parsed(statement.bytes(at: column)))
+                        column += 1
+                    case .column:
+                        values.append(try statement.jsonValue(rankAt: column, collection: name, key: nil))
+                        column += 2
+                    }
+                }
+                try body(paths, values)
+            }
+        }
+    }
+
+    /// The number of rows of the pipeline.
+    public func count(_ pipeline: QueryPipeline) throws -> Int {
+        var count = 0
+        try mappingOverflow(pipeline) {
+            try readRows({ compiler in
+                var pipelineCompiler = PipelineCompiler(compiler)
+                return try pipelineCompiler.count(pipeline)
+            }) { statement, _ in count = Int(statement.int64(at: 0)) }
+        }
+        return count
+    }
+
+    /// The column headers of the pipeline's rows (group keys then aggregate names;
+    /// selected names), or nil when its rows are documents.
+    public func columns(of pipeline: QueryPipeline) throws -> [(header: String, path: FieldPath)]? {
+        try RowShape.of(pipeline, collection: name).columns?.map { ($0.header, $0.path) }
+    }
+
+    /// The SQL that ``rows(_:)`` runs for the pipeline, its bindings and SQLite's plan.
+    public func explain(_ pipeline: QueryPipeline) throws -> QueryExplanation {
+        try explain { compiler in
+            var pipelineCompiler = PipelineCompiler(compiler)
+            return try pipelineCompiler.compile(pipeline).sql
+        }
+    }
+
+    private func parsed(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        // A string without escapes (most field values): its bytes are its UTF-8.
+        if bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\""),
+           !bytes.contains(UInt8(ascii: "\\")) {
+            return .string(String(decoding: bytes[1..<(bytes.count - 1)], as: UTF8.self))
+        }
+        do {
+            return try DocumentCodec.parse(bytes)
+        } catch {
+            throw DocStoreError.corruptDocument(collection: name, key: .integer(0), reason: error.description)
+        }
+    }
+
+    /// Overflow reported by SQLite, as an error naming the collection and fields.
+    private func mappingOverflow(_ pipeline: QueryPipeline, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch DocStoreError.database(let message, _) where message.contains(ArithmeticOverflow.message) {
+            throw DocStoreError.invalidQuery(collection: name, field: nil,
+                                             reason: "an integer computed by select overflows 64 bits (as it would trap in Swift); convert with Double(…)")
+        } catch DocStoreError.database(let message, _) where message.contains("integer overflow") {
+            var summed: [String] = []
+            for case .group(let grouping) in pipeline.stages {
+                for named in grouping.aggregates { if case .sum(let path) = named.aggregate { summed.append(path.description) } }
+            }
+            throw DocStoreError.invalidQuery(collection: name, field: summed.joined(separator: ", "),
+                                             reason: "the sum of these integers in a group overflows 64 bits")
+        }
+    }
+}

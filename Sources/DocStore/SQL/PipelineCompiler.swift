@@ -1,0 +1,267 @@
+/// Compiles a ``QueryPipeline`` into one statement: each stage works on the rows
+/// of the one before (a ``RowScope``), and the statement's rows are the last
+/// stage's, in its order.
+///
+///     // batting.group(by: \.playerID) { (hr: $0.sum(\.HR)) }.sorted { $0.hr.descending }.limit(3)
+///     SELECT s2.key, s2.r0, s2.v0, s2.r1, s2.v1 FROM (
+///       SELECT row_number() OVER (ORDER BY s1.r1 DESC, s1.v1 DESC, s1.key) AS key, s1.r0 AS r0, … FROM (
+///         SELECT row_number() OVER (ORDER BY <rank>, <value>) AS key, <rank> AS r0, <value> AS v0,
+///                2 AS r1, coalesce(sum(CASE WHEN <HR rank> = 2 THEN <HR value> END), 0) AS v1
+///         FROM "batting" AS s0 GROUP BY <rank>, <value>) AS s1
+///       ORDER BY s1.r1 DESC, s1.v1 DESC, s1.key LIMIT ? OFFSET ?) AS s2
+///     ORDER BY s2.key
+///
+/// Its columns: the row's order key, then per ``RowScope/Entry`` one JSON column
+/// (a document) or two (a computed column's rank and value).
+struct PipelineCompiler {
+    let compiler: QueryCompiler
+    private var aliasCount = 0
+
+    init(_ compiler: QueryCompiler) {
+        self.compiler = compiler
+    }
+
+    var collection: String { compiler.collection }
+
+    /// The statement, and what its columns hold.
+    mutating func compile(_ pipeline: QueryPipeline) throws -> (sql: SQLFragment, entries: [RowScope.Entry]) {
+        _ = try RowShape.of(pipeline, collection: collection)
+        let alias = nextAlias()
+        var scope = RowScope(from: SQLFragment(compiler.table + " AS " + alias), key: SQLFragment(alias + ".key"),
+                             entries: [RowScope.Entry(path: .root, source: .json(SQLFragment(alias + ".body"), root: .json(SQLFragment(alias + ".body"))))],
+                             collection: collection)
+        scope = try refine(scope, pipeline.query)
+        for stage in pipeline.stages {
+            switch stage {
+            case .refine(let query): scope = try refine(scope, query)
+            case .join(let join): scope = try self.join(scope, join)
+            case .select(let expressions): scope = try select(scope, expressions)
+            case .group(let grouping): scope = try group(scope, grouping)
+            }
+        }
+        // Columns that are documents' fields are read as their JSON text, in one call.
+        scope.entries = scope.entries.map { entry in
+            guard let text = entry.jsonText else { return entry }
+            return RowScope.Entry(path: entry.path, source: .json(text, root: .json(text)))
+        }
+        var sql: SQLFragment = "SELECT " + SQLFragment.joined([scope.key] + columns(of: scope), separator: ", ")
+        sql += " FROM " + scope.from
+        sql += scope.whereClause + " ORDER BY " + scope.key
+        return (sql, scope.entries)
+    }
+
+    /// The number of rows of the pipeline.
+    mutating func count(_ pipeline: QueryPipeline) throws -> SQLFragment {
+        "SELECT count(*) FROM (" + (try compile(pipeline).sql) + ")"
+    }
+
+    private mutating func nextAlias() -> String {
+        defer { aliasCount += 1 }
+        return "s\(aliasCount)"
+    }
+
+    /// The SQL columns of a scope's entries.
+    private func columns(of scope: RowScope) -> [SQLFragment] {
+        scope.entries.map { entry in
+            switch entry.source {
+            case .json(let text, _): text
+            case .column(let rank, let value): rank + ", " + value
+            }
+        }
+    }
+
+    // MARK: Stages
+
+    private mutating func refine(_ scope: RowScope, _ query: DocumentQuery) throws -> RowScope {
+        var scope = scope
+        var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind)
+        conditions.resolve = { [scope] in try scope.field($0) }
+        if query.condition != .always { scope.conditions.append(try conditions.compile(query.condition)) }
+        guard !query.sort.isEmpty || query.limit != nil || query.offset != nil else { return scope }
+        var order: [SQLFragment] = []
+        for key in query.sort {
+            let field = try scope.field(key.path)
+            let direction = key.descending ? " DESC" : ""
+            order += [field.rank + direction, field.value + direction]
+        }
+        order.append(scope.key)
+        let orderText = SQLFragment.joined(order, separator: ", ")
+        let key = query.sort.isEmpty ? scope.key : "row_number() OVER (ORDER BY " + orderText + ")"
+        return wrapped(scope, key: key, tail: " ORDER BY " + orderText + compiler.limitClause(query))
+    }
+
+    private mutating func select(_ scope: RowScope, _ expressions: [NamedExpression]) throws -> RowScope {
+        // Values computed from computed values read them from a subquery's columns,
+        // so no SQL expression nests deeper than one select's.
+        let computed = scope.entries.contains { entry in
+            if case .column(_, let value) = entry.source { return value.sql.contains("(") }
+            return false
+        }
+        let scope = computed ? wrapped(scope, key: scope.key, tail: "") : scope
+        var selected = scope
+        selected.entries = try expressions.map { named in
+            let (rank, value) = try scope.expression(named.expression)
+            var jsonText: SQLFragment?
+            if case .field(let path) = named.expression { jsonText = try scope.field(path).jsonText }
+            return RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value), jsonText: jsonText)
+        }
+        return selected
+    }
+
+    private mutating func join(_ scope: RowScope, _ join: Join) throws -> RowScope {
+        var scope = scope
+        let alias = "j\(aliasCount)"
+        aliasCount += 1
+        let field = try scope.field(join.field)
+        let other = quoteIdentifier(join.collection)
+        if join.many { return try joinedMany(scope, join, field: field, alias: alias) }
+        let on: SQLFragment
+        switch (join.target, try compiler.keyKind(join.collection)) {
+        case (_, nil):
+            scope.from += " LEFT JOIN (SELECT NULL AS key, NULL AS body) AS \(alias) ON 0"
+            return joined(scope, alias: alias, name: join.name)
+        case (.key, let kind?):
+            let rank = kind == .integer ? JSONRank.number : .string
+            // The type test keeps "5" from joining key 5, and true key 1.
+            let types = kind == .integer ? "('integer', 'real')" : "('text')"
+            let typeTest: SQLFragment = field.type.sql == "'column'" ? field.rank + " = \(rank.rawValue)" : field.type + " IN " + types
+            on = "\(alias).key = " + field.value + " AND " + typeTest
+        case (.field(let path), _):
+            let match = "m\(alias)"
+            let target = try FieldSQL.checked(path, from: .json(SQLFragment(match + ".body")), collection: join.collection)
+            if try compiler.indexedFields(join.collection).contains(where: { $0.first == path }) {
+                // An index on the other field: one seek per row.
+                on = "\(alias).key = (SELECT \(match).key FROM \(other) AS \(match) WHERE " + target.value + " = " + field.value
+                    + " AND " + target.rank + " = " + field.rank + " AND " + field.rank + " BETWEEN 1 AND 3 ORDER BY \(match).key LIMIT 1)"
+            } else {
+                // No index: the smallest key of each value, computed once (SQLite
+                // builds an index on it for the join), then the document by key.
+                let first = "f\(alias)"
+                scope.from += " LEFT JOIN (SELECT min(\(match).key) AS k, " + target.rank + " AS r, " + target.value
+                    + " AS v FROM \(other) AS \(match) WHERE " + target.rank + " BETWEEN 1 AND 3 GROUP BY r, v) AS \(first) ON \(first).r = "
+                    + field.rank + " AND \(first).v = " + field.value
+                on = SQLFragment("\(alias).key = \(first).k")
+            }
+        }
+        scope.from += " LEFT JOIN \(other) AS \(alias) ON " + on
+        return joined(scope, alias: alias, name: join.name)
+    }
+
+    /// A to-many join: the array of the matching documents, in key order, from a
+    /// correlated subquery (`[]` when none matches).
+    private func joinedMany(_ scope: RowScope, _ join: Join, field: FieldSQL, alias: String) throws -> RowScope {
+        let other = quoteIdentifier(join.collection)
+        let match = "m\(alias)"
+        let test: SQLFragment
+        switch (join.target, try compiler.keyKind(join.collection)) {
+        case (_, nil):
+            return joined(scope, body: "json_array()", name: join.name)
+        case (.key, let kind?):
+            let rank = kind == .integer ? JSONRank.number : .string
+            test = "\(match).key = " + field.value + " AND " + field.rank + " = \(rank.rawValue)"
+        case (.field(let path), _):
+            let target = try FieldSQL.checked(path, from: .json(SQLFragment(match + ".body")), collection: join.collection)
+            test = target.value + " = " + field.value + " AND " + target.rank + " = " + field.rank + " AND " + field.rank + " BETWEEN 1 AND 3"
+        }
+        let array = "(SELECT json_group_array(json(b)) FROM (SELECT \(match).body AS b FROM \(other) AS \(match) WHERE "
+            + test + " ORDER BY \(match).key))"
+        return joined(scope, body: array, name: join.name)
+    }
+
+    /// The scope with the joined document under `name`, in place of an earlier
+    /// one of that name (so a row's members keep their order, as in the evaluator).
+    private func joined(_ scope: RowScope, alias: String, name: String) -> RowScope {
+        joined(scope, body: SQLFragment(alias + ".body"), name: name)
+    }
+
+    private func joined(_ scope: RowScope, body: SQLFragment, name: String) -> RowScope {
+        var scope = scope
+        let entry = RowScope.Entry(path: FieldPath(name), source: .json(body, root: .json(body)))
+        let isUnder = { (entry: RowScope.Entry) in entry.path.components.first == .key(name) }
+        if let index = scope.entries.firstIndex(where: isUnder) {
+            scope.entries[index] = entry
+            scope.entries = scope.entries.enumerated().filter { $0.offset == index || !isUnder($0.element) }.map(\.element)
+        } else {
+            scope.entries.append(entry)
+        }
+        return scope
+    }
+
+    /// A group: a first subquery reads each field the group needs once per row
+    /// (its rank and value), which the `GROUP BY` and the aggregates then use as
+    /// plain columns (`LIMIT -1` keeps SQLite from merging it back, which would
+    /// read each field again for every aggregate). When the group reads only its
+    /// keys and an index starts with them, the index alone is read, in order.
+    private mutating func group(_ scope: RowScope, _ grouping: Grouping) throws -> RowScope {
+        var paths: [FieldPath] = []
+        for path in grouping.keys + grouping.aggregates.compactMap(\.aggregate.field) where !paths.contains(path) {
+            paths.append(path)
+        }
+        let alias = "g\(aliasCount)"
+        aliasCount += 1
+        var columns: [SQLFragment] = []
+        var entries: [RowScope.Entry] = []
+        for (index, path) in paths.enumerated() {
+            let field = try scope.field(path)
+            columns.append(field.rank + " AS r\(index), " + field.value + " AS v\(index)")
+            entries.append(RowScope.Entry(path: path, source: .column(rank: SQLFragment("\(alias).r\(index)"),
+                                                                  value: SQLFragment("\(alias).v\(index)"))))
+        }
+        let keyCount = grouping.keys.count
+        let keyTerms = (0..<keyCount).map { SQLFragment("r\($0), v\($0)") }
+        let isTable = scope.entries.count == 1 && scope.entries[0].path == .root && scope.from.sql.hasSuffix(" AS s0")
+        // An index on the keys serves a group that reads nothing else (counts per
+        // key): SQLite reads the keys from the index alone, in order. A group that
+        // reads other fields scans the table: visiting rows in index order costs more
+        // than sorting them (W8: 1.6x).
+        let covered = paths.count == keyCount
+        let indexed = try covered && isTable && compiler.indexedFields(collection).contains { $0.starts(with: grouping.keys) }
+        let order: SQLFragment = indexed ? " ORDER BY " + .joined(keyTerms, separator: ", ") : ""
+        let rows = RowScope(from: "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause
+                                  + order + " LIMIT -1) AS \(alias)",
+                            key: "NULL", entries: entries, collection: collection)
+        var grouped = rows
+        // 2 and 2.0 are one group, so are 0.0 and -0.0: its key is the integer
+        // when a row has one, and never -0.0 (+ 0.0 makes it 0.0).
+        grouped.entries = (0..<keyCount).map { index in
+            let (rank, value) = ("\(alias).r\(index)", "\(alias).v\(index)")
+            let integer = "max(CASE WHEN \(rank) = 2 AND typeof(\(value)) = 'integer' THEN \(value) END)"
+            let real = "CASE WHEN typeof(\(value)) = 'real' THEN \(value) + 0.0 ELSE \(value) END"
+            return RowScope.Entry(path: grouping.keys[index], source: .column(rank: SQLFragment(rank),
+                                                                              value: SQLFragment("coalesce(\(integer), \(real))")))
+        }
+        for named in grouping.aggregates {
+            let (rank, value) = try rows.aggregate(named.aggregate)
+            grouped.entries.append(RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value)))
+        }
+        let terms = SQLFragment.joined((0..<keyCount).map { SQLFragment("\(alias).r\($0), \(alias).v\($0)") }, separator: ", ")
+        return wrapped(grouped, key: "row_number() OVER (ORDER BY " + terms + ")", tail: " GROUP BY " + terms)
+    }
+
+    /// The scope closed into a subquery (`(SELECT …) AS sN`), its rows numbered
+    /// by `key`, whose columns the returned scope reads.
+    private mutating func wrapped(_ scope: RowScope, key: SQLFragment, tail: SQLFragment) -> RowScope {
+        let alias = nextAlias()
+        var columns: [SQLFragment] = [key + " AS key"]
+        var entries: [RowScope.Entry] = []
+        for (index, entry) in scope.entries.enumerated() {
+            switch entry.source {
+            case .json(let text, _):
+                columns.append(text + " AS c\(index)")
+                let column = SQLFragment("\(alias).c\(index)")
+                entries.append(RowScope.Entry(path: entry.path, source: .json(column, root: .json(column))))
+            case .column(let rank, let value):
+                columns.append(rank + " AS r\(index), " + value + " AS v\(index)")
+                var carried = RowScope.Entry(path: entry.path, source: .column(rank: SQLFragment("\(alias).r\(index)"),
+                                                                              value: SQLFragment("\(alias).v\(index)")))
+                if let text = entry.jsonText {
+                    columns.append(text + " AS t\(index)")
+                    carried.jsonText = SQLFragment("\(alias).t\(index)")
+                }
+                entries.append(carried)
+            }
+        }
+        let sql = "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause + tail + ") AS \(alias)"
+        return RowScope(from: sql, key: SQLFragment("\(alias).key"), entries: entries, collection: collection)
+    }
+}

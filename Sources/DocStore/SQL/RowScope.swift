@@ -1,0 +1,62 @@
+/// The rows of a pipeline stage as SQL sees them: a `FROM` source, the conditions
+/// not yet applied, the expression of the row's order key, and where each part of
+/// a row is read from (the document's JSON, a joined document's JSON, or computed
+/// columns).
+///
+/// A scope stays open while stages only add conditions, joins or computed values
+/// to it; a sort, a limit or a group closes it into a subquery
+/// (``PipelineCompiler/wrapped(_:order:limit:group:)``), whose columns the next
+/// scope reads.
+struct RowScope {
+    /// Where one part of a row is read from.
+    enum Source {
+        /// JSON text: a document, or a joined document (NULL when none matched).
+        case json(SQLFragment, root: FieldRoot)
+        /// A computed column: its rank and value.
+        case column(rank: SQLFragment, value: SQLFragment)
+    }
+
+    /// One part of a row: the value at `path` (the root for a whole document).
+    struct Entry {
+        var path: FieldPath
+        var source: Source
+        /// For a column that is a document's field: the field as JSON text, which
+        /// the statement's output reads in one call, exactly as stored.
+        var jsonText: SQLFragment? = nil
+    }
+
+    /// The `FROM` source, joins included.
+    var from: SQLFragment
+    /// Conditions (ANDed) that the rows satisfy.
+    var conditions: [SQLFragment] = []
+    /// The expression of the rows' order: a document key, a position.
+    var key: SQLFragment
+    /// The parts of a row.
+    var entries: [Entry]
+    /// The collection queried, for error messages.
+    let collection: String
+
+    /// The expressions reading `path` from a row: from the entry whose path is the
+    /// longest prefix of it.
+    func field(_ path: FieldPath) throws -> FieldSQL {
+        let entry = entries.filter { path.components.starts(with: $0.path.components) }
+            .max { $0.path.components.count < $1.path.components.count }
+        guard let entry else {
+            throw DocStoreError.invalidQuery(collection: collection, field: path.description, reason: "the rows have no such column")
+        }
+        let rest = FieldPath(Array(path.components.dropFirst(entry.path.components.count)))
+        switch entry.source {
+        case .json(_, let root):
+            return try FieldSQL.checked(rest, from: root, collection: collection)
+        case .column(let rank, let value):
+            if rest.components.isEmpty { return .column(rank: rank, value: value, jsonText: entry.jsonText) }
+            let container = "(CASE WHEN " + rank + " >= \(JSONRank.array.rawValue) THEN " + value + " END)"
+            return try FieldSQL.checked(rest, from: .json(container), collection: collection)
+        }
+    }
+
+    /// `WHERE …`, or nothing.
+    var whereClause: SQLFragment {
+        conditions.isEmpty ? "" : " WHERE " + .joined(conditions, separator: " AND ")
+    }
+}
