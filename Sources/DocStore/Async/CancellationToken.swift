@@ -8,6 +8,10 @@ import Synchronization
 final class CancellationToken: Sendable {
     private struct State: ~Copyable {
         var isCancelled = false
+        /// Whether the work began; before that, a cancellation ends the wait at once.
+        var hasStarted = false
+        /// Ends the caller's wait with `CancellationError` (set while it waits).
+        var abandon: (@Sendable () -> Void)?
         /// The connection the work runs on right now (its address: a pointer isn't
         /// Sendable), and how deeply.
         var connection: Int?
@@ -16,14 +20,41 @@ final class CancellationToken: Sendable {
 
     private let state = Mutex(State())
 
-    /// Cancels: interrupts the attached connection's statement, if any.
+    /// Cancels: interrupts the attached connection's statement, if any, or ends
+    /// the caller's wait at once when the work hasn't started (it then never will).
     func cancel() {
-        state.withLock { state in
+        let abandon = state.withLock { state -> (@Sendable () -> Void)? in
             state.isCancelled = true
             // Only while attached: the connection runs this work and nothing else.
             if let address = state.connection, let connection = OpaquePointer(bitPattern: address) {
                 sqlite3_interrupt(connection)
             }
+            guard !state.hasStarted else { return nil }
+            defer { state.abandon = nil }
+            return state.abandon
+        }
+        abandon?()
+    }
+
+    /// Registers how to end the caller's wait if the work is cancelled before it
+    /// starts; calls it now when it already was.
+    func onCancelBeforeStart(_ abandon: @escaping @Sendable () -> Void) {
+        let cancelled = state.withLock { state -> Bool in
+            if state.isCancelled { return !state.hasStarted }
+            state.abandon = abandon
+            return false
+        }
+        if cancelled { abandon() }
+    }
+
+    /// Marks the work as started; false when it was cancelled before (the caller
+    /// has been told), and it must not run.
+    func start() -> Bool {
+        state.withLock { state in
+            if state.isCancelled { return false }
+            state.hasStarted = true
+            state.abandon = nil
+            return true
         }
     }
 
@@ -31,18 +62,31 @@ final class CancellationToken: Sendable {
 
     /// Runs `body` with the token attached to `connection`, so that a cancellation
     /// interrupts it. Throws `CancellationError` without running it when cancelled.
+    ///
+    /// `sqlite3_interrupt` only reaches statements running when it is called; a
+    /// cancellation between two statements of `body` would be lost. So while
+    /// attached, a progress handler also asks the token every thousand virtual
+    /// machine steps, and stops the statement once it is cancelled.
     func attached<R>(to connection: OpaquePointer?, _ body: () throws -> R) throws -> R {
         let address = connection.map { Int(bitPattern: $0) }
-        try state.withLock { state in
+        let isOutermost = try state.withLock { state in
             if state.isCancelled { throw CancellationError() }
             state.connection = address
             state.depth += 1
+            return state.depth == 1
+        }
+        if isOutermost, let connection {
+            sqlite3_progress_handler(connection, 1000, { context in
+                guard let context else { return 0 }
+                return Unmanaged<CancellationToken>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+            }, Unmanaged.passUnretained(self).toOpaque())
         }
         defer {
             state.withLock { state in
                 state.depth -= 1
                 if state.depth == 0 { state.connection = nil }
             }
+            if isOutermost, let connection { sqlite3_progress_handler(connection, 0, nil, nil) }
         }
         return try body()
     }

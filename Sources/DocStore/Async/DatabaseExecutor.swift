@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Runs the SQLite work of async calls on threads of the store's own, never on
 /// Swift's cooperative pool: a blocking SQLite call there would hold one of its
@@ -14,6 +15,9 @@ final class DatabaseExecutor: Sendable {
 
     private let reads = DispatchQueue(label: "DocStore.reads", qos: .userInitiated, attributes: .concurrent)
     private let writes = DispatchQueue(label: "DocStore.writes", qos: .userInitiated)
+    /// How many async calls have begun their work: tests wait on it to cancel
+    /// work in progress rather than queued work.
+    let startedCount = Atomic(0)
 
     /// Runs `body` off the cooperative pool and returns its result. Cancelling the
     /// awaiting task interrupts `body`'s statement in progress and throws
@@ -25,12 +29,14 @@ final class DatabaseExecutor: Sendable {
         let queue = work == .read ? reads : writes
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+                // Work still queued (behind other work on these threads) when the
+                // task is cancelled ends the wait at once and never runs.
+                token.onCancelBeforeStart { continuation.resume(throwing: CancellationError()) }
                 queue.async {
+                    guard token.start() else { return }
+                    self.startedCount.add(1, ordering: .relaxed)
                     do {
-                        let result = try CancellationToken.with(token) {
-                            if token.isCancelled { throw CancellationError() }
-                            return try body()
-                        }
+                        let result = try CancellationToken.with(token) { try body() }
                         continuation.resume(returning: result)
                     } catch {
                         continuation.resume(throwing: token.isCancelled ? CancellationError() : error)

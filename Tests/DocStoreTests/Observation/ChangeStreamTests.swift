@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import DocStore
+
+/// Change sets: per commit, the keys inserted, updated and deleted, net.
+@Suite("Change sets", .timeLimit(.minutes(1)))
+struct ChangeStreamTests {
+    static func keys(_ ids: Int64...) -> [DocumentKey] { ids.map(DocumentKey.integer) }
+
+    static func player(_ id: Int, team: Int = 1) -> Player {
+        Player(id: id, firstName: "F\(id)", lastName: "L\(id)", number: id, teamId: team, position: .pitcher, nickname: nil, tags: [])
+    }
+
+    @Test func oneNetChangeSetPerCommitAndNoneForRollbacks() async throws {
+        let store = try DocumentStore.inMemory()
+        let players = store.collection(Player.self)
+        try await players.insert(contentsOf: (1...3).map { Self.player($0) })
+        var changes = players.changes(includingDocuments: true).makeAsyncIterator()
+
+        struct Rollback: Error {}
+        _ = try? await store.write { _ in
+            try players.delete(1)
+            throw Rollback()
+        }
+        try await store.write { _ in
+            try players.insert(Self.player(4))
+            try players.update(4) { $0.number = 40 }      // inserted then updated: inserted
+            try players.insert(Self.player(5))
+            try players.delete(5)                          // inserted then deleted: nothing
+            try players.update(2) { $0.number = 20 }
+            try players.delete(3)
+            try players.save(Self.player(3, team: 2))      // deleted then saved again: updated
+            try players.delete(1)
+        }
+        let change = try #require(try await changes.next())
+        #expect(change.inserted == Self.keys(4))
+        #expect(change.updated == Self.keys(2, 3))
+        #expect(change.deleted == Self.keys(1))
+        #expect(change.documents[.integer(4)]?.number == 40)
+        #expect(change.documents[.integer(3)]?.teamId == 2)
+        #expect(change.isComplete)
+
+        // Update and delete by query report their keys too.
+        try await players.filter { $0.teamId == 1 }.update { $0.number.increment(by: 1) }
+        let updated = try #require(try await changes.next())
+        #expect(Set(updated.updated) == Set(Self.keys(2, 4)))
+        try await players.filter { $0.number > 30 }.delete()
+        #expect(try await changes.next()?.deleted == Self.keys(4))
+        try await players.deleteAll()
+        #expect(Set(try #require(try await changes.next()).deleted) == Set(Self.keys(2, 3)))
+    }
+
+    @Test func otherCollectionsAndDroppedCollections() async throws {
+        let store = try DocumentStore.inMemory()
+        let players = store.collection(Player.self)
+        try await players.insert(Self.player(1))
+        var changes = players.changes().makeAsyncIterator()
+        try await store.collection(Team.self).insert(Team(id: 1, city: "Boston", nickName: "Red Sox", abbreviation: "BOS"))
+        try await store.dropCollection(named: "players")
+        let dropped = try #require(try await changes.next())
+        #expect(dropped.deleted == Self.keys(1), "the team insert yielded nothing; the drop deleted player 1")
+        #expect(dropped.documents.isEmpty, "documents only when asked")
+    }
+
+    @Test func closingTheStoreEndsLiveQueriesAndRefusesNewOnes() async throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        let players = store.collection(Player.self)
+        try await players.insert(Self.player(1))
+        var results = players.query.values().makeAsyncIterator()
+        #expect(try await results.next()?.count == 1)
+        try store.close()
+        await #expect(throws: DocStoreError.self) {
+            var afterClose = players.query.values().makeAsyncIterator()
+            _ = try await afterClose.next()
+        }
+        await #expect(throws: DocStoreError.self) { _ = try await players.count() }
+    }
+}
