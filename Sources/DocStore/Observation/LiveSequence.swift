@@ -7,6 +7,7 @@
 /// observed before. It throws when the observation fails (the store is closed, a
 /// document can't be decoded); the error ends it.
 public struct LiveSequence<Element: Sendable>: AsyncSequence, Sendable {
+    /// The error that ends an observation.
     public typealias Failure = any Error
 
     /// Starts one observation, feeding `continuation`.
@@ -15,6 +16,7 @@ public struct LiveSequence<Element: Sendable>: AsyncSequence, Sendable {
     /// are all kept.
     let bufferingPolicy: AsyncThrowingStream<Element, any Error>.Continuation.BufferingPolicy
 
+    /// Starts an observation; it ends when the iterator is dropped or its task cancelled.
     public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.AsyncIterator {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream(bufferingPolicy: bufferingPolicy)
         start(continuation)
