@@ -47,3 +47,22 @@ let redSoxPlayers = [
 func describe(_ player: Player) -> String {
     "#\(player.number) \(player.firstName) \(player.lastName), \(player.position.rawValue)"
 }
+
+// MARK: The models in the repository (Repository.swift): the fields callers may sort by
+
+extension Team: RepositoryModel {
+    static var sortableFields: [String: SortKey] {
+        let fields = Fields(_path: .root)
+        return ["city": fields.city.ascending, "nickName": fields.nickName.ascending,
+                "abbreviation": fields.abbreviation.ascending]
+    }
+}
+
+extension Player: RepositoryModel {
+    static var sortableFields: [String: SortKey] {
+        let fields = Fields(_path: .root)
+        return ["firstName": fields.firstName.ascending, "lastName": fields.lastName.ascending,
+                "number": fields.number.ascending, "teamId": fields.teamId.ascending,
+                "position": fields.position.ascending]
+    }
+}

@@ -9,7 +9,15 @@ func step(_ title: String) {
 
 struct Cancelled: Error {}
 
-do {
+/// The view model did not show a write within the wait's timeout.
+struct NotShown: Error {}
+
+func seen(_ shown: Bool) throws {
+    guard shown else { throw NotShown() }
+}
+
+/// Chapters 1–11: the synchronous API, as a script or a command-line tool uses it.
+func synchronousTour() throws {
     step("1. Create a store (in memory here; DocumentStore(path:) for a file)")
     let store = try DocumentStore.inMemory()
     let teams = store.collection(Team.self)        // the "teams" collection
@@ -77,6 +85,56 @@ do {
     } catch is Cancelled {
         print("rolled back: \(try teams.count()) teams, \(try players.count()) players")
     }
+}
+
+/// Chapter 12: an app's repository layer over the async API, and a view model
+/// whose live query follows the repository's writes.
+@MainActor
+func repositoryTour() async throws {
+    step("12. An app's repository (async) and a view model on a live query")
+    let repository = DocStoreRepository(store: try DocumentStore.inMemory())
+    try await repository.saveAll(alEastTeams)
+    try await repository.saveAll(redSoxPlayers)
+    let byLastName = try await repository.fetch(Player.self, sorted: Sorted(key: "lastName", ascending: true))
+    print("by \"lastName\": \(byLastName.map(\.lastName).joined(separator: ", "))")
+    do {
+        _ = try await repository.fetch(Player.self, sorted: Sorted(key: "lastname"))
+    } catch {
+        print("by \"lastname\": \(error.localizedDescription)")
+    }
+
+    let model = RosterViewModel(repository: repository, teamId: 1)
+    try seen(await model.wait(until: { model.isLoaded }))
+    print("roster: \(model.players.map(\.lastName).joined(separator: ", ")) (\(model.playerCount) in the league)")
+
+    try await model.sign(Player(id: 5, firstName: "Hanley", lastName: "Ramirez", number: 13, teamId: 0, position: .firstBase))
+    try seen(await model.wait(until: { model.players.count == 5 }))
+    print("signed: \(model.players.map { "#\($0.number) \($0.lastName)" }.joined(separator: ", "))")
+
+    guard var ortiz = byLastName.first(where: { $0.lastName == "Ortiz" }) else { throw Cancelled() }
+    ortiz.number = 99
+    try await repository.update(ortiz)
+    try seen(await model.wait(until: { model.players.last?.number == 99 }))
+    print("updated: \(model.lines.last ?? "")")
+
+    try await repository.save(Player(id: 6, firstName: "Jose", lastName: "Bautista", number: 19, teamId: 4, position: .designatedHitter))
+    try seen(await model.wait(until: { model.playerCount == 6 }))
+    print("a Blue Jay signs: roster still \(model.players.count), league \(model.playerCount)")
+
+    let jays = try await repository.fetch(Player.self, predicate: { $0.teamId == 4 })
+    print("Blue Jays: \(jays.map(\.lastName).joined(separator: ", "))")
+
+    try await repository.deleteAll(Player.self)
+    try seen(await model.wait(until: { model.players.isEmpty && model.playerCount == 0 }))
+    print("after deleteAll: roster \(model.players.count), league \(model.playerCount)")
+
+    try await repository.reset()
+    print("after reset: \(try await repository.fetch(Team.self).count) teams")
+}
+
+do {
+    try synchronousTour()
+    try await repositoryTour()
 } catch {
     print("error: \(error)")
     exit(1)

@@ -132,6 +132,38 @@ func reminders(store: DocumentStore) throws {
 }
 // README-KEYS-END
 
+// README-LIVE-BEGIN
+func liveRoster(store: DocumentStore) async throws -> [[String]] {
+    let players = store.collection(Player.self)
+    try await players.insert(Player(id: 1, firstName: "David", lastName: "Ortiz", number: 34, teamId: 1,
+                                    position: .designatedHitter, tags: []))   // every call has an async form
+    let redSox = players.filter { $0.teamId == 1 }.sorted { $0.number }
+    print(try await redSox.count())                            // SQLite works on the store's threads, not the pool
+
+    var pages: [[String]] = []
+    for try await roster in redSox.values() {                  // the result now, then after each commit that changes it
+        pages.append(roster.map(\.lastName))
+        guard roster.count == 1 else { break }                 // leaving the loop ends the observation
+        try await players.insert(Player(id: 2, firstName: "Jose", lastName: "Bautista", number: 19, teamId: 4,
+                                        position: .designatedHitter, tags: []))   // selected neither before nor after: no fetch
+        try await store.write { tx in                          // one commit: one new result
+            let players = tx.collection(Player.self)
+            try players.insert(Player(id: 3, firstName: "Dustin", lastName: "Pedroia", number: 15, teamId: 1,
+                                      position: .secondBase, tags: []))
+            try players.update(1) { $0.number = 1 }
+        }
+    }
+
+    let changes = players.changes()                            // from now on, per commit: the keys written
+    try await players.delete(2)
+    for try await change in changes {
+        print(change.inserted, change.updated, change.deleted)  // [] [] [2]
+        break
+    }
+    return pages                                               // [["Ortiz"], ["Ortiz", "Pedroia"]]
+}
+// README-LIVE-END
+
 @Suite("README")
 struct ReadmeUsageTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -159,6 +191,23 @@ struct ReadmeUsageTests {
         let compiled = try #require(section(of: source, from: "// README-KEYS-BEGIN\n", to: "// README-KEYS-END"))
         let shown = try #require(section(of: readme, from: "<!-- generated-keys -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
+    }
+
+    @Test func theLiveQuerySectionIsTheCompiledCode() throws {
+        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let compiled = try #require(section(of: source, from: "// README-LIVE-BEGIN\n", to: "// README-LIVE-END"))
+        let shown = try #require(section(of: readme, from: "<!-- live-queries -->\n```swift\n", to: "```"))
+        #expect(shown == compiled)
+    }
+
+    @Test func theLiveQueryCodeRuns() async throws {
+        let store = try DocumentStore.inMemory()
+        let pages = try await liveRoster(store: store)
+        #expect(pages == [["Ortiz"], ["Ortiz", "Pedroia"]])
+        let players = store.collection(Player.self)
+        #expect(try await players.keys() == [1, 3].map { DocumentKey.integer($0) })
+        #expect(try await players.get(1)?.number == 1)
     }
 
     @Test func theKeysCodeRuns() throws {

@@ -22,7 +22,7 @@ struct PlaygroundTests {
         let (output, status) = try runPlayground()
         #expect(status == 0, "\(output)")
         let steps = output.split(separator: "\n").filter { $0.hasPrefix("== ") }
-        #expect(steps.count == 11)
+        #expect(steps.count == 12)
         #expect(output.contains("4 teams, 4 players"))
         #expect(output.contains("team 1: Boston Red Sox"))
         #expect(output.contains("team 9: none"))
@@ -35,6 +35,16 @@ struct PlaygroundTests {
         #expect(output.contains("uses an index: true"))
         #expect(output.contains("3 players left"))
         #expect(output.contains("rolled back: 4 teams, 3 players"))
+        // 12: the repository and the view model.
+        #expect(output.contains("by \"lastName\": Bogaerts, Napoli, Ortiz, Pedroia\n"))
+        #expect(output.contains("by \"lastname\": cannot sort Player by \"lastname\": it has no such sortable field (known: firstName, lastName, number, position, teamId)\n"))
+        #expect(output.contains("roster: Bogaerts, Napoli, Pedroia, Ortiz (4 in the league)\n"))
+        #expect(output.contains("signed: #2 Bogaerts, #12 Napoli, #13 Ramirez, #15 Pedroia, #34 Ortiz\n"))
+        #expect(output.contains("updated: #99 David Ortiz, Designated Hitter\n"))
+        #expect(output.contains("a Blue Jay signs: roster still 5, league 6\n"))
+        #expect(output.contains("Blue Jays: Bautista\n"))
+        #expect(output.contains("after deleteAll: roster 0, league 0\n"))
+        #expect(output.contains("after reset: 0 teams\n"))
         #expect(!output.contains("error:"))
     }
 }
