@@ -1,13 +1,15 @@
 import Foundation
 
 /// `docstore-bench N`: the standard workload (../shared/bench/WORKLOAD.md) four
-/// ways in one run; workload lines on stdout, the ratio table, the targets, W5's
-/// peak memory and the codec micro-benchmark on stderr.
+/// ways in one run, then issue 10's live-query and async measurements (DocStore
+/// only); workload lines on stdout, the ratio table, the targets, W5's peak memory
+/// and the codec micro-benchmark on stderr.
 @main
 struct DocStoreBench {
     static let usage = """
         usage: docstore-bench [N] [--rounds R] [--ways docstore,sqlite-c,grdb-records,grdb-json]
                               [--clock wall|cpu] [--no-memory] [--no-codec] [--codec-only]
+                              [--no-live] [--live-only]
           N             documents (default 100000)
           --rounds R    run every way R times, interleaved, and keep each workload's fastest (default 1)
           --ways        which ways to run, in order (default: all four)
@@ -15,6 +17,8 @@ struct DocStoreBench {
           --no-memory   skip W5's peak memory at N = 100000 and 1000000 (child processes)
           --no-codec    skip the codec micro-benchmark
           --codec-only  run only the codec micro-benchmark
+          --no-live     skip issue 10's live-query and async measurements (L1…L4, after the ways)
+          --live-only   run only those
         """
 
     static func main() {
@@ -45,6 +49,7 @@ struct DocStoreBench {
         var memory = true
         var codec = true
         var workload = true
+        var live = true
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -62,7 +67,9 @@ struct DocStoreBench {
                 timeMode = value
             case "--no-memory": memory = false
             case "--no-codec": codec = false
-            case "--codec-only": workload = false; memory = false
+            case "--codec-only": workload = false; memory = false; live = false
+            case "--no-live": live = false
+            case "--live-only": workload = false; memory = false; codec = false
             case "-h", "--help": Output.note(usage); return
             default:
                 guard let value = Int(argument), value >= 10 else { throw BenchmarkError(usage) }
@@ -90,6 +97,14 @@ struct DocStoreBench {
                     + "index on (\(SQLiteCWay.teamId))")
             }
         }
+        // Issue 10: after the last way's lines, on stdout under `# live docstore`.
+        var liveResults: LiveBenchmark.Results?
+        if live && (!workload || ways.contains(where: { $0.name == DocStoreWay.name })) {
+            let results = try LiveBenchmark(n: n, directory: directory, rounds: rounds).run()
+            Output.line("# live \(DocStoreWay.name)")
+            for line in LiveBenchmark.lines(results) { Output.line(line) }
+            liveResults = results
+        }
         var memoryRatio: Double?
         if memory {
             let (text, ratio) = PeakMemory.report(try PeakMemory.measure(in: directory))
@@ -100,6 +115,10 @@ struct DocStoreBench {
         if let report {
             Output.note("")
             Output.note(report.targets(memoryRatio: memoryRatio))
+        }
+        if let liveResults {
+            Output.note("")
+            Output.note(LiveBenchmark.summary(liveResults))
         }
         if codec {
             Output.note("")
