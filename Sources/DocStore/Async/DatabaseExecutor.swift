@@ -15,6 +15,16 @@ final class DatabaseExecutor: Sendable {
 
     private let reads = DispatchQueue(label: "DocStore.reads", qos: .userInitiated, attributes: .concurrent)
     private let writes = DispatchQueue(label: "DocStore.writes", qos: .userInitiated)
+    /// Names the queue that runs the current thread's work, for tests: "reads",
+    /// "writes", or nil elsewhere (a thread of the cooperative pool).
+    private static let queueName = DispatchSpecificKey<String>()
+    static var currentQueue: String? { DispatchQueue.getSpecific(key: queueName) }
+
+    init() {
+        reads.setSpecific(key: Self.queueName, value: "reads")
+        writes.setSpecific(key: Self.queueName, value: "writes")
+    }
+
     /// How many async calls have begun their work: tests wait on it to cancel
     /// work in progress rather than queued work.
     let startedCount = Atomic(0)
