@@ -29,7 +29,10 @@ struct AsyncAPITests {
         let cancelled = ContinuousClock.now
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - cancelled < .seconds(1), "interrupted, not run to the end")
+        // Run to the end, the query would lower-case and search 20 GB of text (200
+        // clauses x 2 000 documents x 50 KB): far longer than this bound, which
+        // leaves room for a cooperative pool kept busy by the rest of the suite.
+        #expect(ContinuousClock.now - cancelled < .seconds(5), "interrupted, not run to the end")
         // The store goes on working, on the same connections.
         #expect(try await docs.count() == 2_000)
         #expect(try await docs.count(DocumentQuery(.compare(FieldPath("id"), .equal, 7))) == 1)
