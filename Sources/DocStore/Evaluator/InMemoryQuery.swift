@@ -95,31 +95,8 @@ extension DocumentQuery {
             }
             return best ?? .null
         case .sum, .average:
-            // SQLite's sum: exact integers until a real appears, then doubles, in key order.
-            var integer: Int64 = 0, real = 0.0, approximate = false, count = 0
-            for value in values {
-                switch value {
-                case .integer(let i)?:
-                    real += Double(i)
-                    if !approximate {
-                        let (sum, overflow) = integer.addingReportingOverflow(i)
-                        if overflow { throw AggregateOverflow() }
-                        integer = sum
-                    }
-                case .double(let d)?:
-                    real += d
-                    approximate = true
-                case .exactNumber(let number)?:
-                    // As SQLite sums it: a real.
-                    real += number.doubleValue
-                    approximate = true
-                default:
-                    continue
-                }
-                count += 1
-            }
-            if case .average = aggregate { return count == 0 ? .null : .double(real / Double(count)) }
-            return approximate ? .double(real) : .integer(integer)
+            let isAverage = if case .average = aggregate { true } else { false }
+            return try SQLiteSum.of(values.compactMap { $0 }, average: isAverage)
         case .distinct, .countBy:
             let ordered = values.sorted { JSONOrder.compare($0, $1) == .orderedAscending }
             var groups: [(value: JSONValue, count: Int)] = []

@@ -121,27 +121,8 @@ extension QueryPipeline {
             }
             return .integer(Int64(distinct))
         case .sum, .average:
-            // As SQLite's sum: exact integers until a real appears.
-            var integer: Int64 = 0, real = 0.0, approximate = false, count = 0
-            for value in present {
-                switch value {
-                case .integer(let i):
-                    real += Double(i)
-                    if !approximate {
-                        let (sum, overflow) = integer.addingReportingOverflow(i)
-                        if overflow { throw AggregateOverflow() }
-                        integer = sum
-                    }
-                case .double(let d):
-                    real += d
-                    approximate = true
-                default:
-                    continue
-                }
-                count += 1
-            }
-            if case .average = aggregate { return count == 0 ? .null : .double(real / Double(count)) }
-            return approximate ? .double(real) : .integer(integer)
+            let isAverage = if case .average = aggregate { true } else { false }
+            return try SQLiteSum.of(present, average: isAverage)
         case .min, .max:
             let isMin = if case .min = aggregate { true } else { false }
             let best = present.reduce(nil as JSONValue?) { best, value in

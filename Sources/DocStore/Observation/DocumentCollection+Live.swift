@@ -75,10 +75,8 @@ extension DocumentCollection {
             try store.readAccess { db in
                 guard let info = try store.knownCollection(named: name, in: db) else { return nil }
                 try check(key, against: info)
-                let statement = try RawStatement(db, sql: sql.selectBody)
-                defer { statement.finish() }
-                statement.bind(key, at: 1)
-                return try statement.step() ? Array(statement.bytes(at: 0)) : nil
+                guard case .stored(let bytes) = try storedBody(key, in: db) else { return nil }
+                return bytes
             }
         }
     }

@@ -120,9 +120,9 @@ final class LiveObserver<Raw: Equatable & Sendable, Value: Sendable>: StoreObser
 }
 
 extension CommittedWrites {
-    /// Whether the commit may concern the observer: polling for other processes'
-    /// commits is the store's, and reaches every observer.
+    /// Whether the commit may concern the observer (a commit that may have changed
+    /// anything concerns every one).
     func observedBy(_ observer: some StoreObserver) -> Bool {
-        mayHaveChangedAnything || observer.observedCollections.contains { touches($0) }
+        observer.observedCollections.contains { touches($0) }
     }
 }
