@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Runs the SQLite work of async calls on threads of the store's own, never on
@@ -10,6 +11,9 @@ import Synchronization
 /// as SQLite allows one writer at a time anyway.
 final class DatabaseExecutor: Sendable {
     enum Work {
+        /// A read of a few microseconds (a document by key): run through
+        /// ``WorkLane`` rather than handed to GCD one by one.
+        case pointRead
         case read, write
     }
 
@@ -20,7 +24,11 @@ final class DatabaseExecutor: Sendable {
     private static let queueName = DispatchSpecificKey<String>()
     static var currentQueue: String? { DispatchQueue.getSpecific(key: queueName) }
 
+    /// Point reads, run back to back by as many threads as there are cores.
+    private let pointReads: WorkLane
+
     init() {
+        pointReads = WorkLane(queue: reads, width: ProcessInfo.processInfo.activeProcessorCount)
         reads.setSpecific(key: Self.queueName, value: "reads")
         writes.setSpecific(key: Self.queueName, value: "writes")
     }
@@ -36,13 +44,12 @@ final class DatabaseExecutor: Sendable {
     func run<R>(_ work: Work, _ body: @escaping @Sendable () throws -> sending R) async throws -> sending R {
         try Task.checkCancellation()
         let token = CancellationToken()
-        let queue = work == .read ? reads : writes
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
                 // Work still queued (behind other work on these threads) when the
                 // task is cancelled ends the wait at once and never runs.
                 token.onCancelBeforeStart { continuation.resume(throwing: CancellationError()) }
-                queue.async {
+                self.submit(work) {
                     guard token.start() else { return }
                     self.startedCount.add(1, ordering: .relaxed)
                     do {
@@ -55,6 +62,14 @@ final class DatabaseExecutor: Sendable {
             }
         } onCancel: {
             token.cancel()
+        }
+    }
+
+    private func submit(_ work: Work, _ job: @escaping @Sendable () -> Void) {
+        switch work {
+        case .pointRead: pointReads.submit(job)
+        case .read: reads.async(execute: job)
+        case .write: writes.async(execute: job)
         }
     }
 

@@ -10,7 +10,7 @@ extension DocumentCollection where Model: SendableMetatype {
     /// The document stored under `key`, or `nil` (see ``get(_:)-(DocumentKeyRepresentable)``).
     public func get(_ key: some DocumentKeyRepresentable) async throws -> Model? {
         let key = key.documentKey
-        return try await store.executor.run(.read) { try self.get(key) }
+        return try await store.executor.run(.pointRead) { try self.get(key) }
     }
 
     /// The documents stored under `keys`, in the order of `keys`.
@@ -22,7 +22,7 @@ extension DocumentCollection where Model: SendableMetatype {
     /// Whether a document is stored under `key`.
     public func exists(_ key: some DocumentKeyRepresentable) async throws -> Bool {
         let key = key.documentKey
-        return try await store.executor.run(.read) { try self.exists(key) }
+        return try await store.executor.run(.pointRead) { try self.exists(key) }
     }
 
     /// The number of documents in the collection.

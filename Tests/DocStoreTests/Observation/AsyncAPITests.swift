@@ -81,6 +81,7 @@ struct AsyncAPITests {
         #expect(label() == nil, "a test runs on the cooperative pool")
         #expect(try await store.executor.run(.read) { label() } == "reads")
         #expect(try await store.executor.run(.write) { label() } == "writes")
+        #expect(try await store.executor.run(.pointRead) { label() } == "reads")
         // The public async methods go through the executor: a block given to them
         // runs on its thread, inside the async call's cancellation scope (GRDB's
         // queue then names itself as the current queue).
@@ -96,6 +97,28 @@ struct AsyncAPITests {
         let inUpdate = LockedFlag()
         try await docs.update(1) { _ in inUpdate.set(onExecutor()) }
         #expect(inUpdate.value)
+        // Point reads too: an async `get` is a cancellable job on the reads queue.
+        let queueOfGet = Mutex<String?>(nil)
+        let jsonDocs = store.collection(named: "docs")
+        _ = try await store.executor.run(.pointRead) {
+            queueOfGet.withLock { $0 = label() }
+            return try jsonDocs.get(1)
+        }
+        #expect(queueOfGet.withLock { $0 } == "reads")
+    }
+
+    @Test func aCancelledPointReadThrowsAndTheNextOneWorks() async throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try await docs.insert(["id": 1, "name": "one"])
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await docs.get(1)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await docs.get(1)?["name"] == "one")
+        #expect(try await docs.exists(1))
+        #expect(try await !docs.exists(2))
     }
 
     @Test func hundredsOfConcurrentTasksReadAndWriteCorrectly() async throws {
