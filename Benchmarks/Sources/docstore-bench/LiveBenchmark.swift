@@ -36,6 +36,11 @@ struct LiveBenchmark {
         var ticks: Int
         var expectedTicks: Int
         var maxTickLateness: Double
+        /// Process CPU time (all threads, user + system) of the fastest sync and
+        /// async rounds: on a shared machine, what the hops cost regardless of what
+        /// other processes take from the cores.
+        var syncCPU: Double
+        var asyncCPU: Double
         var unrelated: Measurement
         var unrelatedFetches: Int
         var controlFetches: Int
@@ -45,8 +50,9 @@ struct LiveBenchmark {
         let players = Workload.players(n)
         var plain: Measurement?
         var observed: (returned: Measurement, delivered: Measurement)?
-        var sync: (Measurement, ticks: Int, expected: Int)?
-        var asyncBest: (Measurement, ticks: Int, expected: Int, late: Double)?
+        var sync: (Measurement, ticks: Int, expected: Int, cpu: Double)?
+        var asyncBest: (Measurement, ticks: Int, expected: Int, late: Double, cpu: Double)?
+        var syncCPU = Double.infinity, asyncCPU = Double.infinity
         for _ in 1...rounds {
             let p = try insertPlain(players)
             if plain == nil || p.seconds < plain!.seconds { plain = p }
@@ -61,8 +67,10 @@ struct LiveBenchmark {
             for _ in 1...rounds {
                 let s = try getSync(collection, keys: keys)
                 if sync == nil || s.0.seconds < sync!.0.seconds { sync = s }
+                syncCPU = min(syncCPU, s.cpu)
                 let a = try getAsync(collection, keys: keys)
                 if asyncBest == nil || a.0.seconds < asyncBest!.0.seconds { asyncBest = a }
+                asyncCPU = min(asyncCPU, a.cpu)
             }
         }
         if sync!.0.checksum != asyncBest!.0.checksum { Output.note("CHECK FAILED: L3 async checksum differs from sync") }
@@ -71,7 +79,7 @@ struct LiveBenchmark {
                        latency: latency.measurement, latencyMedian: latency.median, latencyP99: latency.p99,
                        latencyBeforeReturn: latency.beforeReturn,
                        getSync: sync!.0, syncTicks: sync!.ticks, syncExpectedTicks: sync!.expected, getAsync: asyncBest!.0, ticks: asyncBest!.ticks, expectedTicks: asyncBest!.expected,
-                       maxTickLateness: asyncBest!.late,
+                       maxTickLateness: asyncBest!.late, syncCPU: syncCPU, asyncCPU: asyncCPU,
                        unrelated: unrelated.measurement, unrelatedFetches: unrelated.fetches, controlFetches: unrelated.control)
     }
 
@@ -147,12 +155,13 @@ struct LiveBenchmark {
     /// The same ticker runs meanwhile, as a control: it shares the cores with the
     /// two threads but not the cooperative pool, so what it misses here is the
     /// machine's doing (other processes), not the pool's.
-    func getSync(_ collection: DocumentCollection<Player>, keys: [Int]) throws -> (Measurement, ticks: Int, expected: Int) {
+    func getSync(_ collection: DocumentCollection<Player>, keys: [Int]) throws -> (Measurement, ticks: Int, expected: Int, cpu: Double) {
         let ticker = Ticker()
         let tickerTask = Task.detached { await ticker.run() }
         defer { ticker.stop(); tickerTask.cancel() }
         ticker.waitForFirstTick()
         let start = ContinuousClock.now
+        let cpuStart = Clock.processCPUSeconds()
         let lock = NSLock()
         nonisolated(unsafe) var sum = 0
         nonisolated(unsafe) var failure: (any Error)?
@@ -172,22 +181,24 @@ struct LiveBenchmark {
                 }
             }
         }
+        let cpu = Clock.processCPUSeconds() - cpuStart
         let (ticks, expected, _) = ticker.count(from: start, to: start + .seconds(seconds))
         if let failure { throw failure }
         return (Measurement(id: "L3s", name: "get-2-threads", count: keys.count * Self.getBatches, seconds: seconds, checksum: sum),
-                ticks, expected)
+                ticks, expected, cpu)
     }
 
     /// `concurrentGets` child tasks each awaiting `get(key)`, `getBatches` times,
     /// while a ticker task on the same cooperative pool tries to fire every 1 ms.
     func getAsync(_ collection: DocumentCollection<Player>, keys: [Int]) throws
-        -> (Measurement, ticks: Int, expected: Int, late: Double)
+        -> (Measurement, ticks: Int, expected: Int, late: Double, cpu: Double)
     {
         let ticker = Ticker()
         let tickerTask = Task.detached { await ticker.run() }
         defer { ticker.stop(); tickerTask.cancel() }
         ticker.waitForFirstTick()
         let start = ContinuousClock.now
+        let cpuStart = Clock.processCPUSeconds()
         let sum = try blocking {
             var sum = 0
             for _ in 0..<Self.getBatches {
@@ -206,10 +217,11 @@ struct LiveBenchmark {
             return sum
         }
         let end = ContinuousClock.now
+        let cpu = Clock.processCPUSeconds() - cpuStart
         let (ticks, expected, late) = ticker.count(from: start, to: end)
         let seconds = Monotonic.seconds(start.duration(to: end))
         return (Measurement(id: "L3a", name: "get-async-tasks", count: keys.count * Self.getBatches, seconds: seconds, checksum: sum),
-                ticks, expected, late)
+                ticks, expected, late, cpu)
     }
 
     // MARK: L4: writes to another collection
@@ -268,7 +280,7 @@ struct LiveBenchmark {
         lines.append("  L3 \(concurrentGets) gets × \(getBatches) batches: \(Int(r.getSync.rate)) gets/s sync from 2 threads, "
             + "\(Int(r.getAsync.rate)) gets/s from \(concurrentGets) concurrent tasks; ticker: \(r.ticks) of \(r.expectedTicks) "
             + "1 ms ticks, latest \(f(r.maxTickLateness * 1000, 2)) ms late (control, during the sync run: "
-            + "\(r.syncTicks) of \(r.syncExpectedTicks))")
+            + "\(r.syncTicks) of \(r.syncExpectedTicks)); CPU time \(f(r.syncCPU)) s sync, \(f(r.asyncCPU)) s async")
         lines.append("  L4 \(r.unrelated.count) commits to another collection: \(r.unrelatedFetches) live-query fetches; "
             + "then one write to an observed document: \(r.controlFetches) fetch (control, should be 1)")
         lines.append("")
@@ -280,6 +292,8 @@ struct LiveBenchmark {
         check("L1 insert observed / not observed", insertRatio, "≤", 1.1, insertRatio <= 1.1)
         let getRatio = r.getAsync.seconds / r.getSync.seconds
         check("L3 async tasks / 2 threads (time)", getRatio, "≤", 1.3, getRatio <= 1.3)
+        let cpuRatio = r.asyncCPU / r.syncCPU
+        check("L3 async tasks / 2 threads (CPU time)", cpuRatio, "≤", 1.3, cpuRatio <= 1.3)
         let tickShare = Double(r.ticks) / Double(max(r.expectedTicks, 1))
         check("L3 ticker ticks / expected", tickShare, "≥", 0.9, tickShare >= 0.9)
         check("L4 re-fetches for another collection's writes", Double(r.unrelatedFetches), "=", 0, r.unrelatedFetches == 0)

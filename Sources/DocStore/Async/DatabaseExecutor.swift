@@ -12,7 +12,8 @@ import Synchronization
 final class DatabaseExecutor: Sendable {
     enum Work {
         /// A read of a few microseconds (a document by key): run through
-        /// ``WorkLane`` rather than handed to GCD one by one.
+        /// ``WorkLane`` rather than handed to GCD one by one, and not interrupted
+        /// (see ``runPointRead(_:)``).
         case pointRead
         case read, write
     }
@@ -27,8 +28,12 @@ final class DatabaseExecutor: Sendable {
     /// Point reads, run back to back by as many threads as there are cores.
     private let pointReads: WorkLane
 
-    init() {
-        pointReads = WorkLane(queue: reads, width: ProcessInfo.processInfo.activeProcessorCount)
+    /// - Parameter pointReader: the store's, whose connections a batch of point
+    ///   reads shares (nil for a store in memory).
+    init(pointReader: PointReader?) {
+        pointReads = WorkLane(queue: reads, width: ProcessInfo.processInfo.activeProcessorCount) { batch in
+            if let pointReader { pointReader.inBatch(batch) } else { batch() }
+        }
         reads.setSpecific(key: Self.queueName, value: "reads")
         writes.setSpecific(key: Self.queueName, value: "writes")
     }
@@ -40,24 +45,29 @@ final class DatabaseExecutor: Sendable {
     /// Runs `body` off the cooperative pool and returns its result. Cancelling the
     /// awaiting task interrupts `body`'s statement in progress and throws
     /// `CancellationError`; a `body` that completed keeps its result (a write that
-    /// committed stays committed).
+    /// committed stays committed). A point read isn't interrupted: it runs to its
+    /// end (microseconds), and then throws `CancellationError`.
     func run<R>(_ work: Work, _ body: @escaping @Sendable () throws -> sending R) async throws -> sending R {
         try Task.checkCancellation()
+        if work == .pointRead { return try await runPointRead(body) }
         let token = CancellationToken()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
                 // Work still queued (behind other work on these threads) when the
                 // task is cancelled ends the wait at once and never runs.
                 token.onCancelBeforeStart { continuation.resume(throwing: CancellationError()) }
-                self.submit(work) {
-                    guard token.start() else { return }
+                self.submit(work) { () -> WorkLane.Completion? in
+                    guard token.start() else { return nil }
                     self.startedCount.add(1, ordering: .relaxed)
+                    let outcome: Result<Unchecked<R>, any Error>
                     do {
-                        let result = try CancellationToken.with(token) { try body() }
-                        continuation.resume(returning: result)
+                        outcome = .success(Unchecked(try CancellationToken.with(token) { try body() }))
                     } catch {
-                        continuation.resume(throwing: token.isCancelled ? CancellationError() : error)
+                        outcome = .failure(token.isCancelled ? CancellationError() : error)
                     }
+                    // The value crosses to the awaiting task once, here.
+                    let result = Unchecked(copying: outcome)
+                    return { continuation.resume(with: result.value.map(\.value)) }
                 }
             }
         } onCancel: {
@@ -65,11 +75,36 @@ final class DatabaseExecutor: Sendable {
         }
     }
 
-    private func submit(_ work: Work, _ job: @escaping @Sendable () -> Void) {
+    /// A point read: a few microseconds of work, too short to be worth
+    /// interrupting, so it runs without a cancellation scope (each costs an
+    /// allocation and a lock or two per call); a task cancelled meanwhile still
+    /// gets `CancellationError`, once the read is done.
+    private func runPointRead<R>(_ body: @escaping @Sendable () throws -> sending R) async throws -> sending R {
+        let result = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Unchecked<R>, any Error>) in
+            pointReads.submit { () -> WorkLane.Completion? in
+                self.startedCount.add(1, ordering: .relaxed)
+                let outcome: Result<Unchecked<R>, any Error>
+                do {
+                    outcome = .success(Unchecked(try body()))
+                } catch {
+                    outcome = .failure(error)
+                }
+                let result = Unchecked(copying: outcome)
+                return { continuation.resume(with: result.value) }
+            }
+        }
+        try Task.checkCancellation()
+        return result.value
+    }
+
+    /// Runs `job` on the queue for `work`, then the completion it returns (which
+    /// resumes the awaiting task): at once, or for point reads after the lane's
+    /// batch (see ``WorkLane``).
+    private func submit(_ work: Work, _ job: @escaping WorkLane.Job) {
         switch work {
         case .pointRead: pointReads.submit(job)
-        case .read: reads.async(execute: job)
-        case .write: writes.async(execute: job)
+        case .read: reads.async { job()?() }
+        case .write: writes.async { job()?() }
         }
     }
 

@@ -37,7 +37,7 @@ public final class DocumentStore: Sendable {
     /// What each transaction writes, for observers (see ``ChangeTracker``).
     let changeTracker = ChangeTracker()
     /// The threads that run async callers' SQLite work (see ``DatabaseExecutor``).
-    let executor = DatabaseExecutor()
+    let executor: DatabaseExecutor
     /// Polls for other processes' commits when asked (see ``otherProcessPollingInterval``).
     let otherProcessMonitor = OtherProcessMonitor()
     /// Fetches run and results yielded by live queries, and change sets yielded
@@ -95,7 +95,9 @@ public final class DocumentStore: Sendable {
             readerConfiguration.label = "DocStore.readers"
             reader = try DatabasePool(path: path, configuration: readerConfiguration)
             writer = queue
-            pointReader = PointReader(path: path, busyTimeout: busyTimeout)
+            let pointReader = PointReader(path: path, busyTimeout: busyTimeout)
+            self.pointReader = pointReader
+            executor = DatabaseExecutor(pointReader: pointReader)
         } catch let error as DatabaseError {
             throw StoreFile.fileError(error, path: path)
         }
@@ -149,6 +151,7 @@ public final class DocumentStore: Sendable {
         writer = queue
         reader = queue
         pointReader = nil
+        executor = DatabaseExecutor(pointReader: nil)
     }
 
     /// A new, empty store in memory; gone when the last reference is released.

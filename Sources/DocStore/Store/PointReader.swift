@@ -11,10 +11,16 @@ import Synchronization
 /// one of these connections instead, taken from a lock-protected free list.
 /// Everything else, and every read inside `write { }`/`read { }` blocks (which must
 /// see their own transaction), goes through GRDB.
+///
+/// Async point reads come in batches (see ``WorkLane``), and a batch runs in one
+/// read transaction on one connection (``inBatch(_:)``): an autocommit read takes
+/// and releases SQLite's shared-memory locks and checks the file for changes each
+/// time, which costs about as much as the read itself.
 final class PointReader: Sendable {
     private let path: String
     private let busyTimeout: Duration
     private let idle = Mutex<[ReadConnection]>([])
+    private let isClosed = Atomic(false)
     /// Connections kept open when idle; more are opened under load and closed after.
     private static let maximumIdle = 8
 
@@ -23,22 +29,64 @@ final class PointReader: Sendable {
         self.busyTimeout = busyTimeout
     }
 
-    /// Closes the idle connections (the store is going away).
+    /// Closes the idle connections (the store is going away); connections in use
+    /// close when their read ends.
     func close() {
+        isClosed.store(true, ordering: .releasing)
         idle.withLock { $0.removeAll() }
     }
 
-    /// Runs `body` with the statement for `sql` on an idle connection.
+    /// Runs `body` with the statement for `sql` on an idle connection, or on the
+    /// connection of this thread's batch.
     func withStatement<R>(_ sql: String, _ body: (RawStatement) throws -> R) throws -> R {
-        let connection = try idle.withLock { $0.popLast() } ?? ReadConnection(path: path, busyTimeout: busyTimeout)
-        defer {
-            idle.withLock { connections in
-                if connections.count < Self.maximumIdle { connections.append(connection) }
-            }
+        if let batch = currentBatch.value, batch.reader == ObjectIdentifier(self) {
+            let connection = try batch.connection ?? startTransaction(of: batch)
+            let statement = try connection.statement(sql)
+            defer { statement.finish() }
+            return try body(statement)
         }
+        let connection = try checkOut()
+        defer { checkIn(connection) }
         let statement = try connection.statement(sql)
         defer { statement.finish() }
         return try body(statement)
+    }
+
+    /// Runs `body`, whose point reads on this thread share one connection and one
+    /// read transaction, begun at the first of them: every read sees the store as
+    /// it was then, which is at least as recent as when each was asked for, since
+    /// a batch only holds reads queued before it started.
+    func inBatch(_ body: () -> Void) {
+        let outer = currentBatch.value
+        let batch = PointReadBatch(reader: ObjectIdentifier(self))
+        currentBatch.value = batch
+        body()
+        currentBatch.value = outer
+        // A connection somehow still inside a transaction is not reused.
+        if let connection = batch.connection, connection.endReadTransaction() { checkIn(connection) }
+    }
+
+    private func startTransaction(of batch: PointReadBatch) throws -> ReadConnection {
+        let connection = try checkOut()
+        do {
+            try connection.beginReadTransaction()
+        } catch {
+            checkIn(connection)
+            throw error
+        }
+        batch.connection = connection
+        return connection
+    }
+
+    private func checkOut() throws -> ReadConnection {
+        try idle.withLock { $0.popLast() } ?? ReadConnection(path: path, busyTimeout: busyTimeout)
+    }
+
+    private func checkIn(_ connection: ReadConnection) {
+        guard !isClosed.load(ordering: .acquiring) else { return }
+        idle.withLock { connections in
+            if connections.count < Self.maximumIdle { connections.append(connection) }
+        }
     }
 }
 
@@ -74,9 +122,63 @@ final class ReadConnection: @unchecked Sendable {
         return RawStatement(handle: prepared, connection: handle)
     }
 
+    /// `BEGIN`: the read transaction starts at the first read after it.
+    func beginReadTransaction() throws {
+        let begin = try statement("BEGIN DEFERRED")
+        defer { begin.finish() }
+        _ = try begin.step()
+    }
+
+    /// Ends the read transaction; false when the connection is somehow still
+    /// inside one (it must then not be reused).
+    func endReadTransaction() -> Bool {
+        if sqlite3_get_autocommit(handle) == 0 {
+            if let commit = try? statement("COMMIT") {
+                _ = try? commit.step()
+                commit.finish()
+            }
+        }
+        return sqlite3_get_autocommit(handle) != 0
+    }
+
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
+    }
+}
+
+/// The batch of point reads the current thread runs (see ``PointReader/inBatch(_:)``).
+final class PointReadBatch {
+    /// The point reader whose reads the batch groups (other stores' go as usual).
+    let reader: ObjectIdentifier
+    /// Pinned at the batch's first read, its read transaction open.
+    var connection: ReadConnection?
+
+    init(reader: ObjectIdentifier) {
+        self.reader = reader
+    }
+}
+
+private let currentBatch = ThreadSlot<PointReadBatch>()
+
+/// A per-thread reference to an object, which the slot keeps alive while set.
+/// For globals only: a thread-specific key is never given back.
+struct ThreadSlot<Object: AnyObject>: @unchecked Sendable {
+    // @unchecked: each thread reads and writes only its own value.
+    private let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        self.key = key
+    }
+
+    var value: Object? {
+        get { pthread_getspecific(key).map { Unmanaged<Object>.fromOpaque($0).takeUnretainedValue() } }
+        nonmutating set {
+            if let old = pthread_getspecific(key) { Unmanaged<Object>.fromOpaque(old).release() }
+            pthread_setspecific(key, newValue.map { Unmanaged.passRetained($0).toOpaque() })
+        }
     }
 }
 

@@ -26,13 +26,13 @@ struct AsyncAPITests {
         // Cancel the query while SQLite runs it, not while it waits for a thread.
         while store.executor.startedCount.load(ordering: .relaxed) == started { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(100))
-        let cancelled = ContinuousClock.now
         task.cancel()
+        // A body that runs to its end keeps its result even when its task was
+        // cancelled meanwhile (a committed write stays committed), so the
+        // CancellationError proves the statement itself was interrupted. (No time
+        // bound: under a loaded test run, the awaiting task's resumption waits for
+        // a thread of the cooperative pool, which other suites' tests occupy.)
         await #expect(throws: CancellationError.self) { try await task.value }
-        // Run to the end, the query would lower-case and search 20 GB of text (200
-        // clauses x 2 000 documents x 50 KB): far longer than this bound, which
-        // leaves room for a cooperative pool kept busy by the rest of the suite.
-        #expect(ContinuousClock.now - cancelled < .seconds(5), "interrupted, not run to the end")
         // The store goes on working, on the same connections.
         #expect(try await docs.count() == 2_000)
         #expect(try await docs.count(DocumentQuery(.compare(FieldPath("id"), .equal, 7))) == 1)
