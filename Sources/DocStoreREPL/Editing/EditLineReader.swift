@@ -67,6 +67,10 @@ public final class EditLineReader: LineReader {
         _ = docstore_el_bind(editLine, "^C", "docstore-interrupt")
         // ctrl-R: incremental search back through history, as in shells.
         _ = docstore_el_bind(editLine, "^R", "em-inc-search-prev")
+        // ctrl-Space sends NUL; libedit's default binding for it made the next
+        // key literal (Enter became a ^M in the line). Emacs's meaning instead:
+        // set the mark (for ctrl-W), inserting nothing.
+        _ = docstore_el_bind(editLine, "^@", "em-set-mark")
     }
 
     deinit {
