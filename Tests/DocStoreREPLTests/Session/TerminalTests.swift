@@ -67,7 +67,7 @@ final class TmuxScreen {
 
     /// Waits until the screen satisfies `condition`; returns the screen.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -77,6 +77,14 @@ final class TmuxScreen {
         }
         Issue.record("timed out waiting for \(what); the screen shows:\n\(last)")
         return last
+    }
+
+    /// Waits until the program in the pane (and so tmux) has ended, as after
+    /// `.quit`: what it writes on the way out (history) is then complete.
+    func waitForExit(timeout: TimeInterval = 30) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !processes.allSatisfy(processHasEnded) { Thread.sleep(forTimeInterval: 0.05) }
+        if !processes.allSatisfy(processHasEnded) { Issue.record("the REPL did not end") }
     }
 
     /// The screen's last non-blank line (where the cursor's prompt is).
@@ -91,7 +99,10 @@ struct TerminalTests {
         text.components(separatedBy: needle).count - 1
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // Generous limits: under a loaded machine each step (a tmux process per
+    // key and per screen read) can take a second; every step waits for what
+    // the screen shows, never for a fixed time.
+    @Test(.timeLimit(.minutes(3)))
     func historyCompletionAndReverseSearch() throws {
         let directory = try temporaryDirectory()
         let history = directory.appendingPathComponent("history").path
@@ -148,6 +159,7 @@ struct TerminalTests {
 
             try screen.type(".quit")
             try screen.send("Enter")
+            screen.waitForExit()
         }
 
         // History was saved, and a new session recalls it.
@@ -162,7 +174,7 @@ struct TerminalTests {
         try second.waitFor("older history") { _ in (try? second.promptLine())?.hasPrefix("docstore> ") == true && (try? second.promptLine()) != "docstore> .quit" }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func ctrlCStopsACommandAndKeepsTheSession() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -172,6 +184,9 @@ struct TerminalTests {
         let command = "env DOCSTORE_HISTORY= TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path)"
         let screen = try TmuxScreen(command: command)
         try screen.waitFor("the prompt") { $0.contains("docstore>") }
+        try screen.type(#"big.insert({"n": 0})"#)
+        try screen.send("Enter")
+        try screen.waitFor("the document inserted") { $0.contains("inserted 1 document") }
         try screen.type(".import big \(big)")
         try screen.send("Enter")
         try screen.waitFor("the progress bar") { $0.contains("% ") && $0.contains("documents") }
@@ -182,5 +197,9 @@ struct TerminalTests {
         try screen.type("teams.count()")
         try screen.send("Enter")
         try screen.waitFor("the count") { $0.contains("teams.count()\n4\n") }
+        // The import was rolled back whole: big holds what it held before.
+        try screen.type("big.count()")
+        try screen.send("Enter")
+        try screen.waitFor("big unchanged") { $0.contains("big.count()\n1\n") }
     }
 }
