@@ -29,7 +29,14 @@ extension REPLSession {
                 continue
             }
             guard let line else { break }
-            switch feed(line) {
+            let result = feed(line)
+            // ctrl-C (in a `.read` at the prompt) ends the whole script, even
+            // with --keep-going: the rest may depend on what was interrupted.
+            if runner.interruption.isRequested {
+                if result != .failed { report("interrupted: the rest of \(sourceName ?? "the script") was not run") }
+                return .failed
+            }
+            switch result {
             case .quit:
                 return .quit
             case .failed:

@@ -158,3 +158,21 @@ struct ScriptTests {
         #expect(harness.errors.text.contains("unknown setting \"maybe\": use .timer on or .timer off"))
     }
 }
+
+@Suite("Unterminated strings at the prompt")
+struct UnterminatedStringTests {
+    /// The entry ends with the line: the error shows at once, where the string
+    /// starts, instead of a continuation prompt that swallows later lines.
+    @Test func anUnterminatedStringEndsTheEntryAtOnce() throws {
+        let harness = try SessionHarness()
+        #expect(harness.feed(#"players.filter { $0.lastName == "Ort"#) == .failed)
+        #expect(!harness.session.isContinuing)
+        #expect(harness.errors.text.hasPrefix("error at line 1, column 33: unterminated string literal"), "\(harness.errors.text)")
+        // A block still open for other reasons continues; an escaped quote
+        // doesn't end a string, a quoted brace doesn't open a block.
+        #expect(harness.feed("players.filter {") == .needsMore)
+        #expect(harness.feed(#"$0.lastName == "O\"rt{""#) == .needsMore)
+        #expect(harness.feed("}") == .done)
+        #expect(harness.feed(#"players.filter { $0.lastName == "a\"#) == .failed)
+    }
+}
