@@ -9,7 +9,7 @@ struct TerminalControlTests {
     func launch(_ arguments: String = "", history: String? = nil) throws -> TmuxScreen {
         let command = "env DOCSTORE_HISTORY=\(history ?? "") TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path) \(arguments)"
         let screen = try TmuxScreen(command: command)
-        try screen.waitFor("the prompt") { _ in (try? screen.promptLine()) == "docstore>" }
+        try screen.waitForPrompt()
         return screen
     }
 
@@ -47,7 +47,7 @@ struct TerminalControlTests {
         }
         let shown = try screen.screen()
         #expect(interrupted, "the query was not interrupted; the screen shows:\n\(shown)")
-        try screen.waitFor("a fresh prompt") { _ in (try? screen.promptLine()) == "docstore>" }
+        try screen.waitForPrompt()
         try screen.type("big.count()")
         try screen.send("Enter")
         try screen.waitFor("the store as it was") { $0.contains("big.count()\n20000\n") }
@@ -65,6 +65,7 @@ struct TerminalControlTests {
         try screen.send("Enter")
         try screen.waitFor("the count, the line unharmed") { $0.contains("docstore> teams.count()\n4\n") }
         #expect(!(try screen.screen()).contains("players.cou\n"))  // dropped, never run
+        try screen.waitForPrompt()
         try screen.send("C-d")
         #expect(screen.processes.count == 2)
         screen.waitForExit()
@@ -78,15 +79,18 @@ struct TerminalControlTests {
         let history = directory.appendingPathComponent("history").path
         do {
             let screen = try launch(history: history)
-            for line in ["teams.filter {", "$0.id == 2", "}"] {
+            for (line, next) in [("teams.filter {", "     ...>"), ("$0.id == 2", "     ...>"), ("}", nil)] {
                 try screen.type(line)
                 try screen.send("Enter")
+                if let next { try screen.waitForPrompt(next) }
             }
             try screen.waitFor("the result") { $0.contains("Orioles") && $0.contains("1 document (") }
+            try screen.waitForPrompt()
             try screen.send("Up")
             try screen.waitFor("the block recalled whole") { $0.hasSuffix("docstore> teams.filter {\n$0.id == 2\n}\n") || $0.contains("docstore> teams.filter {\n$0.id == 2\n}\n\n") }
             try screen.send("Enter")
             try screen.waitFor("the block run again") { self.occurrences("Orioles", in: $0) == 2 }
+            try screen.waitForPrompt()
             try screen.type(".quit")
             try screen.send("Enter")
             screen.waitForExit()
