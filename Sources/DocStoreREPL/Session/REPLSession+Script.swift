@@ -93,6 +93,7 @@ extension REPLSession {
     /// (`-c '.watch QUERY'` alone is allowed: it streams until ctrl-C.)
     public func run(commands: [String]) -> Int32 {
         var failed = false
+        defer { sourceName = nil }
         for (index, command) in commands.enumerated() {
             // With several, errors say which one; their lines count within it.
             sourceName = commands.count > 1 ? "-c \(index + 1)" : nil
@@ -105,7 +106,6 @@ extension REPLSession {
             case .done, .needsMore: continue
             }
         }
-        sourceName = nil
         return failed ? 1 : 0
     }
 
@@ -124,6 +124,7 @@ extension REPLSession {
     static func interruptedMessage(_ command: REPLCommand) -> String {
         switch command {
         case .importFile(let collection, _, _): "interrupted: nothing was imported, \(collection) is unchanged"
+        case .exportFile(_, let path): "interrupted: \(path) was not written"
         case let command where command.writes: "interrupted: nothing was changed, the store is as it was"
         default: "interrupted"
         }

@@ -17,8 +17,26 @@ struct TerminalControlTests {
         text.components(separatedBy: needle).count - 1
     }
 
+    /// Presses ctrl-C until the screen shows `interrupted` one more time. The
+    /// terminal sends ctrl-C as SIGINT only once the line editor has handed
+    /// the line over; until then it is a key. Returns whether it did.
+    func interrupt(_ screen: TmuxScreen, until message: String) throws -> Bool {
+        let before = occurrences(message, in: try screen.screen())
+        for _ in 0..<10 {
+            Thread.sleep(forTimeInterval: 0.3)
+            try screen.send("C-c")
+            let deadline = Date().addingTimeInterval(3)
+            while Date() < deadline {
+                if occurrences(message, in: try screen.screen()) > before { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        return false
+    }
+
     /// A query that returns no row for minutes (a count over a 20 000 × 20 000
-    /// join) is interrupted by ctrl-C: "interrupted", a prompt, the store as it was.
+    /// join) is interrupted by ctrl-C: "interrupted", a prompt, the store as it
+    /// was. In a `.read` script, ctrl-C also ends the script.
     @Test(.timeLimit(.minutes(3))) func ctrlCInterruptsALongQuery() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -27,30 +45,28 @@ struct TerminalControlTests {
             let store = try DocumentStore(path: path)
             try store.collection(named: "big").insert(contentsOf: (1...20_000).map { ["id": .integer(Int64($0)), "k": 1] as JSONValue })
         }
-        let screen = try launch(path)
         let query = #"big.joinAll(big, on: \.k, equals: \.k, as: \.o).count()"#
+        let script = directory.appendingPathComponent("slow.docstore").path
+        try "\(query)\nbig.get(7)\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let screen = try launch(path)
         try screen.type(query)
         try screen.send("Enter")
         try screen.waitFor("the query running") { _ in (try? screen.promptLine()) == "docstore> " + query }
-        // The terminal sends ctrl-C as SIGINT only once the line editor has
-        // handed the line over; until then it is a key. So press it until the
-        // query says it stopped.
-        var interrupted = false
-        for _ in 0..<10 where !interrupted {
-            Thread.sleep(forTimeInterval: 0.3)
-            try screen.send("C-c")
-            let deadline = Date().addingTimeInterval(3)
-            while Date() < deadline, !interrupted {
-                interrupted = try screen.screen().contains("^Cinterrupted\n")
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+        let interrupted = try interrupt(screen, until: "^Cinterrupted\n")
         let shown = try screen.screen()
         #expect(interrupted, "the query was not interrupted; the screen shows:\n\(shown)")
         try screen.waitForPrompt()
         try screen.type("big.count()")
         try screen.send("Enter")
         try screen.waitFor("the store as it was") { $0.contains("big.count()\n20000\n") }
+        try screen.waitForPrompt()
+
+        try screen.type(".read \(script)")
+        try screen.send("Enter")
+        try screen.waitFor("the script running") { _ in (try? screen.promptLine()) == "docstore> .read \(script)" }
+        #expect(try interrupt(screen, until: "^Cinterrupted\n"))
+        try screen.waitForPrompt()
+        #expect(!(try screen.screen()).contains("1 document"))  // big.get(7) never ran
     }
 
     /// ctrl-C clears a partly typed line; ctrl-Space inserts nothing (it used
