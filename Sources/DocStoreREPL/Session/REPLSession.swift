@@ -16,7 +16,8 @@ public final class REPLSession {
         public var mode: OutputMode
         /// Interactive: errors never end the session, results end with a count
         /// and timing line. Not interactive (piped input, `-c`): the first error
-        /// ends the session with exit code 1, and only results are printed.
+        /// ends the session with exit code 1 (with ``keepGoing``, the end does),
+        /// and only results are printed.
         public var interactive: Bool
         /// ANSI colours (only ever on a terminal).
         public var color: Bool
@@ -68,7 +69,7 @@ public final class REPLSession {
     /// The files `.read` is reading now, outermost first: reading one again
     /// would never end.
     var filesBeingRead: [String] = []
-    /// Whether lines come from a script (piped input), where `.watch`, which
+    /// Whether lines come from a script (piped input, `.read`), where `.watch`, which
     /// runs until ctrl-C, would keep the rest from ever running.
     var readsScript = false
 
@@ -141,7 +142,8 @@ public final class REPLSession {
     }
 
     /// Where error locations count lines from: a script's lines when input is
-    /// piped; the command's own lines at a prompt (the line shown is right there).
+    /// piped or `.read`; the command's own lines at a prompt (the line shown is
+    /// right there).
     private var firstLine: Int { inScript ? pendingStartLine : 1 }
 
     /// Parses and runs one command (one or more lines).
