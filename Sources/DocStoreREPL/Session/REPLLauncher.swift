@@ -32,6 +32,10 @@ public enum REPLLauncher {
     /// in-memory store holding the sample data.
     public static func openStore(_ arguments: Arguments) throws -> DocumentStore {
         guard let path = arguments.storePath else {
+            // Said, not ignored: writes to the sample store would succeed.
+            if arguments.readOnly {
+                throw CommandError("--read-only needs a store file (docstore STORE --read-only); the in-memory sample store is never saved anyway")
+            }
             let store = try DocumentStore.inMemory()
             try SampleData.load(into: store)
             return store

@@ -136,6 +136,11 @@ struct ScriptTests {
         #expect(piped.status == 1)
         #expect(piped.stderr == "docstore: cannot open \(path) read-only: no such file\n")
         #expect(!FileManager.default.fileExists(atPath: path))
+        // No store at all: the in-memory sample store would take writes.
+        let none = try runProcess(try docstoreBinary(), ["--read-only", "-c", #"teams.insert({"id": 9})"#])
+        #expect(none.status == 1)
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr.hasPrefix("docstore: --read-only needs a store file"))
     }
 
     @Test func theTimerPrintsSQLite3sRunTimeLineOnStderrInScripts() throws {
