@@ -16,12 +16,12 @@ enum FileCompletion {
     /// a file.
     static func complete(line: Substring, listing: (String) -> [(name: String, isDirectory: Bool)]? = listDirectory)
         -> Completer.Completion? {
-        let parts = line.split(separator: " ", omittingEmptySubsequences: true)
-        guard let command = parts.first.map(String.init), let positions = fileArguments[command] else { return nil }
-        let typingNewWord = line.last == " "
+        let parts = words(line)
+        guard let command = parts.first, let positions = fileArguments[command] else { return nil }
+        let typingNewWord = line.last?.isWhitespace == true && !isInsideQuote(line)
         let argument = typingNewWord ? parts.count - 1 : parts.count - 2
         guard argument >= 0, positions.contains(argument) else { return nil }
-        let typed = typingNewWord ? "" : String(parts[parts.count - 1])
+        let typed = typingNewWord ? "" : parts[parts.count - 1]
         // A quoted argument ("my data.csv"): complete inside the quote.
         let quoted = typed.hasPrefix("\"")
         let path = quoted ? String(typed.dropFirst()) : typed
@@ -33,10 +33,35 @@ enum FileCompletion {
             entry.name.hasPrefix(prefix) && (prefix.hasPrefix(".") || !entry.name.hasPrefix("."))
         }.map { entry -> String in
             let text = shownDirectory + entry.name + (entry.isDirectory ? "/" : "")
-            // Blanks split arguments, so a name holding one is quoted.
-            return quoted || text.contains(where: \.isWhitespace) ? "\"" + text : text
+            // Blanks split arguments, so a name holding one is quoted (and a
+            // file's closed: nothing follows it in the path).
+            guard quoted || text.contains(where: \.isWhitespace) else { return text }
+            return "\"" + text + (entry.isDirectory ? "" : "\"")
         }
         return Completer.Completion(replacing: typed.count, candidates: candidates.sorted())
+    }
+
+    /// The line's words as typed, quotes kept: blanks inside "…" (closed or
+    /// not yet) don't split, as the dot-command parser reads them.
+    static func words(_ line: Substring) -> [String] {
+        var words: [String] = []
+        var current: String?
+        var quoted = false
+        for c in line {
+            if c == "\"" { quoted.toggle() }
+            if c.isWhitespace, !quoted {
+                if let word = current { words.append(word) }
+                current = nil
+            } else {
+                current = (current ?? "") + String(c)
+            }
+        }
+        if let word = current { words.append(word) }
+        return words
+    }
+
+    static func isInsideQuote(_ line: Substring) -> Bool {
+        line.count(where: { $0 == "\"" }) % 2 == 1
     }
 
     /// "data/Peo" → ("data/", "Peo"); "Peo" → (nil, "Peo"); "/" → ("/", "").

@@ -21,8 +21,9 @@ struct FileCompletionTests {
         #expect(complete(".once \(root)/.h").candidates == ["\(root)/.hidden"])
         #expect(complete(".export players \(root)/te").candidates == ["\(root)/teams.ndjson"])
         // A name with a blank comes quoted, as the command's arguments take it.
-        #expect(complete(".read \(root)/my").candidates == ["\"\(root)/my data.json"])
-        #expect(complete(".read \"\(root)/my").candidates == ["\"\(root)/my data.json"])
+        #expect(complete(".read \(root)/my").candidates == ["\"\(root)/my data.json\""])
+        #expect(complete(".read \"\(root)/my").candidates == ["\"\(root)/my data.json\""])
+        #expect(complete(".read \"\(root)/my d") == .init(replacing: root.count + 6, candidates: ["\"\(root)/my data.json\""]))
         // .export's first argument is a collection or a file.
         #expect(complete(".export t").candidates.contains("teams"))
         // Collection arguments stay collections; a missing directory offers nothing.
