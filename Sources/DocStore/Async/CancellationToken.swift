@@ -5,7 +5,10 @@ import Synchronization
 /// Connects the cancellation of an awaiting Task to the SQLite connection running
 /// its work: cancelling interrupts the statement in progress (`sqlite3_interrupt`),
 /// and work not begun yet doesn't begin.
-final class CancellationToken: Sendable {
+///
+/// Package access: the REPL attaches one to each command, so that ctrl-C
+/// interrupts a running query the same way.
+package final class CancellationToken: Sendable {
     private struct State: ~Copyable {
         var isCancelled = false
         /// Whether the work began; before that, a cancellation ends the wait at once.
@@ -20,9 +23,11 @@ final class CancellationToken: Sendable {
 
     private let state = Mutex(State())
 
+    package init() {}
+
     /// Cancels: interrupts the attached connection's statement, if any, or ends
     /// the caller's wait at once when the work hasn't started (it then never will).
-    func cancel() {
+    package func cancel() {
         let abandon = state.withLock { state -> (@Sendable () -> Void)? in
             state.isCancelled = true
             // Only while attached: the connection runs this work and nothing else.
@@ -58,7 +63,7 @@ final class CancellationToken: Sendable {
         }
     }
 
-    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    package var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Runs `body` with the token attached to `connection`, so that a cancellation
     /// interrupts it. Throws `CancellationError` without running it when cancelled.
@@ -105,7 +110,7 @@ final class CancellationToken: Sendable {
     }
 
     /// Runs `body` with `token` as the current thread's token.
-    static func with<R>(_ token: CancellationToken, _ body: () throws -> R) rethrows -> R {
+    package static func with<R>(_ token: CancellationToken, _ body: () throws -> R) rethrows -> R {
         let previous = pthread_getspecific(key)
         pthread_setspecific(key, Unmanaged.passUnretained(token).toOpaque())
         defer { pthread_setspecific(key, previous) }

@@ -49,6 +49,16 @@ public enum Completer {
         }
         // A dot-command's collection argument (`.schema pl`, `.import pe`).
         if lineStart == 0, trimmedLine.hasPrefix(".") {
+            // A file argument (`.read da`, `.import people da`): any characters.
+            if let files = FileCompletion.complete(line: trimmedLine + word) {
+                // `.export` takes a collection or a file first: offer both.
+                if files.replacing == word.count, trimmedLine.split(separator: " ").count == 1,
+                   trimmedLine.hasPrefix(".export") {
+                    let collections = offer(schema.collectionNames())
+                    return Completion(replacing: word.count, candidates: (collections.candidates + files.candidates).sorted())
+                }
+                return files
+            }
             let parts = trimmedLine.split(separator: " ", omittingEmptySubsequences: true)
             let command = parts.first.map(String.init) ?? ""
             if command == ".explain" || command == ".watch" {

@@ -67,6 +67,10 @@ public final class EditLineReader: LineReader {
         _ = docstore_el_bind(editLine, "^C", "docstore-interrupt")
         // ctrl-R: incremental search back through history, as in shells.
         _ = docstore_el_bind(editLine, "^R", "em-inc-search-prev")
+        // ctrl-Space sends NUL; libedit's default binding for it made the next
+        // key literal (Enter became a ^M in the line). Emacs's meaning instead:
+        // set the mark (for ctrl-W), inserting nothing.
+        _ = docstore_el_bind(editLine, "^@", "em-set-mark")
     }
 
     deinit {
@@ -102,8 +106,13 @@ public final class EditLineReader: LineReader {
 
     public func addHistory(_ line: String) {
         _ = docstore_history_enter(history, &event, line)
-        // Saved at once, so history survives a crash or a closed terminal.
-        if let historyPath { _ = docstore_history_save(history, &event, historyPath) }
+        // Saved at once, so history survives a crash or a closed terminal; into
+        // a file beside it, renamed over it, so a terminal closed mid-save
+        // leaves the old history rather than a truncated one.
+        guard let historyPath else { return }
+        let temporary = historyPath + ".\(getpid()).tmp"
+        if docstore_history_save(history, &event, temporary) >= 0, rename(temporary, historyPath) == 0 { return }
+        unlink(temporary)
     }
 
     /// The TAB key: inserts the candidates' common prefix, or lists them.

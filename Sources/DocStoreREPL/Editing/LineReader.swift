@@ -8,7 +8,8 @@ public protocol LineReader: AnyObject {
     /// - Throws: ``InvalidUTF8Line`` when the line's bytes are not UTF-8: a
     ///   command is never run on text the reader had to guess.
     func readLine(prompt: String) throws(InvalidUTF8Line) -> String?
-    /// Records a line in the history (a no-op for non-interactive readers).
+    /// Records an entry in the history (a no-op for non-interactive readers):
+    /// a line, or the lines of a block joined by line breaks.
     func addHistory(_ line: String)
     /// Whether the last `readLine` was cut short by ctrl-C (then the session
     /// drops any open block); reading this resets it.

@@ -35,6 +35,8 @@ final class CommandRunner {
         switch command {
         case .empty, .quit, .mode, .showMode, .help:
             return .none
+        case .read, .timer:
+            throw CommandError("\(command) runs only in a session (REPLSession.execute)")
         case .watch:
             throw CommandError(".watch runs only in a session (REPLSession.execute), which prints each result")
         case .query(let name, let query, let action):

@@ -11,6 +11,8 @@ enum DotCommandParser {
         (".import", "COLLECTION FILE [--skip-bad] [--key FIELD]", "import .json, .ndjson or .csv"),
         (".export", "COLLECTION FILE", "export to .ndjson or .json (sorted keys)"),
         (".mode", "table|json|ndjson|line", "how results are printed"),
+        (".read", "FILE", "run the commands in FILE as piped input runs them (stops at the first error unless --keep-going)"),
+        (".timer", "on|off", "print each command's real, user and system time (Run Time: …)"),
         (".drop", "COLLECTION", "delete a collection and its indexes"),
         (".check", "[COLLECTION]", "check the store (or one collection): file, catalog, every document; what .repair would do"),
         (".repair", "COLLECTION", "move damaged documents, text unchanged, into COLLECTION_damaged"),
@@ -77,6 +79,20 @@ enum DotCommandParser {
             }
             try noMoreThan(1)
             return ParsedCommand(.mode(mode))
+        case ".read":
+            guard let file = words.first else {
+                throw REPLSyntaxError(".read needs a file: .read FILE", at: name.end)
+            }
+            try noMoreThan(1)
+            return ParsedCommand(.read(path: file.text))
+        case ".timer":
+            guard let word = words.first else { return ParsedCommand(.timer(nil)) }
+            try noMoreThan(1)
+            switch word.text {
+            case "on": return ParsedCommand(.timer(true))
+            case "off": return ParsedCommand(.timer(false))
+            default: throw REPLSyntaxError("unknown setting \(DocumentKeyQuoting.quoted(word.text)): use .timer on or .timer off", at: word.location)
+            }
         case ".help":
             try noMoreThan(1)
             return ParsedCommand(.help(topic: words.first?.text))

@@ -88,6 +88,11 @@ public enum REPLCommand: Hashable, Sendable {
     /// `.watch QUERY`: the query's result now and after each change, until
     /// ctrl-C. Only a read (a query chain or `get`) is watched.
     indirect case watch(REPLCommand)
+    /// `.read FILE`: runs the commands in a file, as piped input would.
+    case read(path: String)
+    /// `.timer on|off` (true, false), or `.timer` alone (nil): whether each
+    /// command's real, user and system time is printed, as in sqlite3.
+    case timer(Bool?)
 
     /// Whether the command changes the store (refused on a read-only store).
     public var writes: Bool {

@@ -24,45 +24,70 @@ public struct StaticSchema: SchemaProvider, Sendable {
 }
 
 /// Closest-name suggestions for typos, by edit distance.
+///
+/// Linear in the names' lengths: at most ``maximumEdits`` edits are looked
+/// for, and only the cells of the distance table within that many of its
+/// diagonal are computed (a band), so a 70 000-character name beside a
+/// 70 000-character collection name costs a few million steps, not billions.
 enum NameSuggestion {
+    /// More edits than this make a different name, not a typo, however long.
+    static let maximumEdits = 8
+
     /// The candidate closest to `name`, if it is close enough to be a likely typo
-    /// (at most a third of the name's length in edits, and at least one).
+    /// (at most a third of the name's length in edits, at least one, and at most
+    /// ``maximumEdits``).
     static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
-        let limit = max(1, name.count / 3)
+        let limit = min(maximumEdits, max(1, name.count / 3))
+        let lowercased = name.lowercased()
+        let characters = Array(name)
         var best: (String, Int)?
         for candidate in candidates where candidate != name {
             // Case-only differences are the likeliest typo of all.
-            let distance = candidate.lowercased() == name.lowercased() ? 0 : editDistance(name, candidate, limit: limit)
+            let distance = candidate.lowercased() == lowercased ? 0 : editDistance(characters, Array(candidate), limit: limit)
             if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
         }
         return best?.0
     }
 
     /// Edit distance counting a swap of neighbours as one edit (optimal string
-    /// alignment: `cuont` is one edit from `count`), giving up (returning
-    /// `limit + 1`) once it exceeds `limit`, so a 10 kB name costs little.
+    /// alignment: `cuont` is one edit from `count`), or `limit + 1` when it is
+    /// more than `limit`.
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a), b = Array(b)
-        if abs(a.count - b.count) > limit { return limit + 1 }
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
+        editDistance(Array(a), Array(b), limit: limit)
+    }
+
+    /// The banded computation: a cell further than `limit` from the diagonal
+    /// (|i - j| > limit) is more than `limit` edits away, so it is never
+    /// computed and counts as `limit + 1`. Rows are `2 * limit + 3` cells wide.
+    static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+        let over = limit + 1
+        if abs(a.count - b.count) > limit { return over }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        // Row i holds columns j in i - limit - 1 ... i + limit + 1, at offset
+        // j - i + limit + 1; cells outside the table or the band hold `over`.
+        let width = 2 * limit + 3
+        func offset(_ i: Int, _ j: Int) -> Int { j - i + limit + 1 }
+        var beforePrevious = [Int](repeating: over, count: width)
+        var previous = [Int](repeating: over, count: width)
+        var current = [Int](repeating: over, count: width)
+        for j in 0...min(b.count, limit) { previous[offset(0, j)] = j }
         for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = current[0]
-            for j in 1...b.count {
+            for k in 0..<width { current[k] = over }
+            if i <= limit { current[offset(i, 0)] = i }
+            var rowMinimum = i <= limit ? i : over
+            for j in max(1, i - limit)...min(b.count, i + limit) {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                // previous row: (i-1, j) is one further right in its row; (i-1, j-1) is at the same offset.
+                var value = min(previous[offset(i - 1, j)] + 1, current[offset(i, j - 1)] + 1, previous[offset(i - 1, j - 1)] + cost)
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                    value = min(value, beforePrevious[offset(i - 2, j - 2)] + 1)
                 }
-                rowMinimum = min(rowMinimum, current[j])
+                current[offset(i, j)] = min(value, over)
+                rowMinimum = min(rowMinimum, current[offset(i, j)])
             }
-            if rowMinimum > limit { return limit + 1 }
+            if rowMinimum > limit { return over }
             (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
-        return previous[b.count]
+        return min(previous[offset(a.count, b.count)], over)
     }
 }

@@ -28,7 +28,8 @@ enum HelpText {
               players.insert({"id": 99, "lastName": "Devers", "teamId": 1})
               players.count { $0.nickname == nil }
             .help query shows every query form. Blocks continue over several lines while
-            a brace, bracket or parenthesis is open. TAB completes, ctrl-R searches history.
+            a brace, bracket or parenthesis is open. TAB completes, ctrl-R searches history,
+            ctrl-C interrupts a running command (or clears the line), ctrl-D quits.
             """
     }
 

@@ -1,6 +1,7 @@
 /// Whether REPL input is complete or continues on the next line: it continues
 /// while a brace, bracket or parenthesis is open (outside string literals and
-/// `//` comments), as in the Swift REPL.
+/// `//` comments), as in the Swift REPL. A string left open at the end of a
+/// line ends the input there, so its error shows at once.
 enum InputBalance {
     static func isIncomplete(_ text: String) -> Bool {
         var depth = 0
@@ -10,11 +11,14 @@ enum InputBalance {
         while let c = iterator.next() {
             if inString {
                 if c == "\\" {
-                    _ = iterator.next()
-                } else if c == "\"" || c.isNewline {
-                    // A string ends at its quote, or (unterminated: the parser's
-                    // error to report) at the end of its line.
+                    guard let escaped = iterator.next(), !escaped.isNewline else { return false }
+                } else if c == "\"" {
                     inString = false
+                } else if c.isNewline {
+                    // Strings are one line: an unterminated one is an error to
+                    // report now, where it starts, not a reason to read on
+                    // (which would swallow the lines after it into the error).
+                    return false
                 }
                 previous = c
                 continue
@@ -29,7 +33,7 @@ enum InputBalance {
             }
             previous = c
         }
-        return depth > 0
+        return depth > 0 && !inString
     }
 
     /// Dot-commands are one line, except `.explain`, which takes a query.

@@ -1,3 +1,4 @@
+import DocStore
 import Foundation
 import Synchronization
 
@@ -6,9 +7,15 @@ import Synchronization
 /// and mongosh. While a line is edited, libedit takes ctrl-C as a key instead.
 ///
 /// A signal handler can only set a flag: long-running work checks it between
-/// documents or batches and throws ``Interrupted``.
+/// documents or batches and throws ``Interrupted``. A query that returns
+/// nothing for a long time (an unindexed count, a cross join) never reaches such
+/// a check, so the handler also wakes a thread that interrupts the SQLite
+/// statement in progress (`sqlite3_interrupt`, through the store's
+/// cancellation token attached to the command by ``interruptible(_:)``).
 public final class Interruption: Sendable {
     private let flag = Atomic<Bool>(false)
+    /// The token of the command running now, which ctrl-C cancels.
+    private let running = Mutex<CancellationToken?>(nil)
 
     public init() {}
 
@@ -18,7 +25,13 @@ public final class Interruption: Sendable {
     /// Catches SIGINT into ``terminal`` from now on (interactive sessions only:
     /// piped input and `-c` keep the default, which ends the process).
     public static func catchSignal() {
-        signal(SIGINT) { _ in Interruption.terminal.request() }
+        startWaker()
+        signal(SIGINT) { _ in
+            // Only async-signal-safe work here: an atomic store and a write.
+            Interruption.terminal.flag.store(true, ordering: .relaxed)
+            var byte: UInt8 = 1
+            _ = write(Interruption.wakeDescriptor.load(ordering: .relaxed), &byte, 1)
+        }
         // A parent may have blocked it (the mask is inherited across exec).
         var signals = sigset_t()
         sigemptyset(&signals)
@@ -46,8 +59,46 @@ public final class Interruption: Sendable {
     /// Whether ctrl-C was pressed since the last ``reset()``.
     public var isRequested: Bool { flag.load(ordering: .relaxed) }
 
-    /// Marks ctrl-C as pressed.
-    public func request() { flag.store(true, ordering: .relaxed) }
+    /// Marks ctrl-C as pressed, and interrupts the SQLite statement of the
+    /// command running now, if any. (Not from a signal handler: it takes a lock.)
+    public func request() {
+        flag.store(true, ordering: .relaxed)
+        running.withLock { $0?.cancel() }
+    }
+
+    /// Runs a command so that ``request()`` also interrupts its SQLite
+    /// statements: the store's reads and writes made by `body` on this thread
+    /// stop with an error (and a write rolls back) once ctrl-C is pressed.
+    func interruptible<R>(_ body: () throws -> R) rethrows -> R {
+        let token = CancellationToken()
+        running.withLock { $0 = token }
+        defer { running.withLock { $0 = nil } }
+        // Pressed between reset() and now: the token missed it.
+        if isRequested { token.cancel() }
+        return try CancellationToken.with(token, body)
+    }
+
+    /// The pipe end the SIGINT handler writes to (-1 before ``startWaker()``).
+    private static let wakeDescriptor = Atomic<Int32>(-1)
+
+    /// A thread that turns the signal handler's byte into ``request()`` on
+    /// ``terminal``, where taking a lock is allowed.
+    private static func startWaker() {
+        guard wakeDescriptor.load(ordering: .relaxed) < 0 else { return }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }  // Then ctrl-C still stops between documents.
+        let readEnd = ends[0]
+        wakeDescriptor.store(ends[1], ordering: .relaxed)
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { return }
+                Interruption.terminal.request()
+            }
+        }
+    }
 
     /// Forgets an earlier ctrl-C (done before each command).
     public func reset() { flag.store(false, ordering: .relaxed) }

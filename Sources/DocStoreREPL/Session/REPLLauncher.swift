@@ -8,18 +8,23 @@ public enum REPLLauncher {
     public struct Arguments: Sendable {
         public var storePath: String?
         public var readOnly = false
-        public var command: String?
+        /// The `-c` commands, run in order (none: read standard input).
+        public var commands: [String] = []
         public var mode: OutputMode = .table
         /// How long a command waits for another process's lock before failing.
         public var busyTimeout: Duration = .seconds(5)
+        /// `--keep-going`: a script reports each error and goes on (exit 1 at
+        /// the end) instead of stopping at the first (`--bail`, the default).
+        public var keepGoing = false
 
-        public init(storePath: String? = nil, readOnly: Bool = false, command: String? = nil, mode: OutputMode = .table,
-                    busyTimeout: Duration = .seconds(5)) {
+        public init(storePath: String? = nil, readOnly: Bool = false, commands: [String] = [], mode: OutputMode = .table,
+                    busyTimeout: Duration = .seconds(5), keepGoing: Bool = false) {
             self.storePath = storePath
             self.readOnly = readOnly
-            self.command = command
+            self.commands = commands
             self.mode = mode
             self.busyTimeout = busyTimeout
+            self.keepGoing = keepGoing
         }
     }
 
@@ -27,6 +32,10 @@ public enum REPLLauncher {
     /// in-memory store holding the sample data.
     public static func openStore(_ arguments: Arguments) throws -> DocumentStore {
         guard let path = arguments.storePath else {
+            // Said, not ignored: writes to the sample store would succeed.
+            if arguments.readOnly {
+                throw CommandError("--read-only needs a store file (docstore STORE --read-only); the in-memory sample store is never saved anyway")
+            }
             let store = try DocumentStore.inMemory()
             try SampleData.load(into: store)
             return store
@@ -49,15 +58,12 @@ public enum REPLLauncher {
             errors.write("docstore: \(error)\n")
             return 1
         }
-        let interactive = arguments.command == nil && isatty(STDIN_FILENO) == 1
+        let interactive = arguments.commands.isEmpty && isatty(STDIN_FILENO) == 1
         let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let session = REPLSession(store: store, output: output, errors: errors,
                                   options: .init(mode: arguments.mode, interactive: interactive, color: color,
-                                                 displayLimit: interactive ? 100 : nil))
-        if let command = arguments.command {
-            let result = session.execute(command)
-            return result == .failed ? 1 : 0
-        }
+                                                 displayLimit: interactive ? 100 : nil, keepGoing: arguments.keepGoing))
+        if !arguments.commands.isEmpty { return session.run(commands: arguments.commands) }
         guard interactive else { return session.run(reader: PlainLineReader()) }
         Interruption.catchSignal()
         session.interruption = .terminal

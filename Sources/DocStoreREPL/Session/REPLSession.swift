@@ -16,19 +16,29 @@ public final class REPLSession {
         public var mode: OutputMode
         /// Interactive: errors never end the session, results end with a count
         /// and timing line. Not interactive (piped input, `-c`): the first error
-        /// ends the session with exit code 1, and only results are printed.
+        /// ends the session with exit code 1 (with ``keepGoing``, the end does),
+        /// and only results are printed.
         public var interactive: Bool
         /// ANSI colours (only ever on a terminal).
         public var color: Bool
         /// At most how many documents a query without `.limit` prints (the
         /// rest is announced, as mongosh does), or nil for all.
         public var displayLimit: Int?
+        /// Scripts (piped input, `.read`, several `-c`) report each error with
+        /// its line and go on, failing at the end (`--keep-going`), instead of
+        /// stopping at the first (`--bail`, the default).
+        public var keepGoing: Bool
+        /// `.timer on`: each command's real, user and system time is printed.
+        public var timer: Bool
 
-        public init(mode: OutputMode = .table, interactive: Bool, color: Bool = false, displayLimit: Int? = nil) {
+        public init(mode: OutputMode = .table, interactive: Bool, color: Bool = false, displayLimit: Int? = nil,
+                    keepGoing: Bool = false, timer: Bool = false) {
             self.mode = mode
             self.interactive = interactive
             self.color = color
             self.displayLimit = displayLimit
+            self.keepGoing = keepGoing
+            self.timer = timer
         }
     }
 
@@ -50,10 +60,16 @@ public final class REPLSession {
     let errors: TextOutput
     let schema: StoreSchema
     let runner: CommandRunner
-    private var pending = ""
-    private var pendingStartLine = 1
-    private var lineNumber = 0
-    /// Whether lines come from a script (piped input), where `.watch`, which
+    var pending = ""
+    var pendingStartLine = 1
+    var lineNumber = 0
+    /// The script being read by `.read` (or the `-c` being run), named in
+    /// error locations; nil for standard input and the prompt.
+    var sourceName: String?
+    /// The files `.read` is reading now, outermost first: reading one again
+    /// would never end.
+    var filesBeingRead: [String] = []
+    /// Whether lines come from a script (piped input, `.read`), where `.watch`, which
     /// runs until ctrl-C, would keep the rest from ever running.
     var readsScript = false
 
@@ -107,7 +123,7 @@ public final class REPLSession {
         lineNumber += 1
         // At a prompt lines count from the command's first, as for parse errors.
         let linesBefore = pending.isEmpty ? 0 : pending.split(separator: "\n", omittingEmptySubsequences: false).count
-        let line = options.interactive ? linesBefore + 1 : lineNumber
+        let line = inScript ? lineNumber : linesBefore + 1
         pending = ""
         report("error at line \(line), \(error)")
     }
@@ -126,8 +142,9 @@ public final class REPLSession {
     }
 
     /// Where error locations count lines from: a script's lines when input is
-    /// piped; the command's own lines at a prompt (the line shown is right there).
-    private var firstLine: Int { options.interactive ? 1 : pendingStartLine }
+    /// piped or `.read`; the command's own lines at a prompt (the line shown is
+    /// right there).
+    private var firstLine: Int { inScript ? pendingStartLine : 1 }
 
     /// Parses and runs one command (one or more lines).
     ///
@@ -141,8 +158,10 @@ public final class REPLSession {
             return .failed
         }
         for warning in parsed.warnings {
-            errors.write(style(for: errors).apply(.warning, "warning") + warning.rendered(source: text, lineOffset: firstLine - 1).dropFirst("error".count) + "\n")
+            errors.write(style(for: errors).apply(.warning, "warning") + located(warning.rendered(source: text, lineOffset: firstLine - 1)).dropFirst("error".count) + "\n")
         }
+        let started = options.timer ? RunTime.now() : nil
+        defer { if let started { reportRunTime(of: parsed.command, since: started) } }
         switch parsed.command {
         case .quit:
             return .quit
@@ -158,6 +177,14 @@ public final class REPLSession {
             return .done
         case .watch(let watched):
             return watch(watched)
+        case .read(let path):
+            return read(path)
+        case .timer(nil):
+            output.write("the timer is \(options.timer ? "on" : "off") (.timer on|off changes it)\n")
+            return .done
+        case .timer(let on?):
+            options.timer = on
+            return .done
         default:
             break
         }
@@ -166,9 +193,13 @@ public final class REPLSession {
         let result: CommandResult
         runner.interruption.reset()
         do {
-            result = try runner.run(parsed.command)
+            result = try runner.interruption.interruptible { try runner.run(parsed.command) }
         } catch let interrupted as Interruption.Interrupted {
             report(interrupted.description)
+            return .failed
+        } catch where runner.interruption.isRequested {
+            // ctrl-C interrupted a statement: its transaction was rolled back.
+            report(Self.interruptedMessage(parsed.command))
             return .failed
         } catch {
             report("error: \(error)")
@@ -199,6 +230,7 @@ public final class REPLSession {
     }
 
     func report(_ message: String) {
+        let message = located(message)
         let styled = message.hasPrefix("error") ? style(for: errors).apply(.error, "error") + message.dropFirst("error".count) : message
         errors.write(styled + "\n")
     }
@@ -219,10 +251,11 @@ public final class REPLSession {
     /// Reads lines from `reader` until the end of input or `.quit`.
     ///
     /// - Returns: The exit code: 0, or 1 when a command failed in a
-    ///   non-interactive session (which stops at the first failure).
+    ///   non-interactive session (which, as a script, stops at the first
+    ///   failure unless ``Options/keepGoing``).
     public func run(reader: LineReader) -> Int32 {
-        readsScript = !options.interactive
-        defer { readsScript = false }
+        guard options.interactive else { return runScript(reader) == .failed ? 1 : 0 }
+        var entry: [String] = []
         while true {
             let prompt = isContinuing ? "     ...> " : "docstore> "
             let line: String?
@@ -230,26 +263,29 @@ public final class REPLSession {
                 line = try reader.readLine(prompt: prompt)
             } catch {
                 reject(error)
-                if !options.interactive { return 1 }
+                entry = []
                 continue
             }
             guard let line else {
-                let result = finishInput()
-                return result == .failed && !options.interactive ? 1 : 0
+                _ = finishInput()
+                return 0
             }
             if reader.takeInterruption() {
                 cancelInput()
+                entry = []
                 continue
             }
-            // Each line goes into history as typed: a block's lines are recalled
-            // one by one (joining them would change where statements end).
-            if !line.allSatisfy(\.isWhitespace) { reader.addHistory(line) }
+            entry.append(line)
             let result = feed(line)
-            switch result {
-            case .quit: return 0
-            case .failed where !options.interactive: return 1
-            default: continue
+            // A multi-line entry goes into history whole, its lines joined by
+            // line breaks (which end conditions as they did when typed), so the
+            // up arrow recalls the block, not its last line.
+            if result != .needsMore {
+                let text = entry.joined(separator: "\n")
+                entry = []
+                if !text.allSatisfy(\.isWhitespace) { reader.addHistory(text) }
             }
+            if result == .quit { return 0 }
         }
     }
 }

@@ -60,6 +60,25 @@ struct InterruptionTests {
         #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
     }
 
+    /// ctrl-C reaches the SQLite statements of the command running: they stop
+    /// (a write's transaction rolls back) even when no row reaches a check.
+    @Test func ctrlCInterruptsTheStatementsOfTheCommandRunning() throws {
+        let store = try DocumentStore.inMemory()
+        try SampleData.load(into: store)
+        let interruption = Interruption()
+        interruption.request()
+        #expect(throws: (any Error).self) {
+            try interruption.interruptible { try store.collection(named: "players").deleteAll() }
+        }
+        #expect(throws: (any Error).self) {
+            try interruption.interruptible { try store.collection(named: "players").count() }
+        }
+        #expect(try store.collection(named: "players").count() == 4)
+        // Outside `interruptible`, and after a reset, the store works as before.
+        interruption.reset()
+        #expect(try interruption.interruptible { try store.collection(named: "teams").count() } == 4)
+    }
+
     @Test func theSessionForgetsAnEarlierCtrlC() throws {
         let harness = try SessionHarness()
         harness.session.interruption.request()  // pressed while no command ran

@@ -67,7 +67,7 @@ final class TmuxScreen {
 
     /// Waits until the screen satisfies `condition`; returns the screen.
     @discardableResult
-    func waitFor(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String {
+    func waitFor(_ what: String, timeout: TimeInterval = 30, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
@@ -77,6 +77,22 @@ final class TmuxScreen {
         }
         Issue.record("timed out waiting for \(what); the screen shows:\n\(last)")
         return last
+    }
+
+    /// Waits until the program in the pane (and so tmux) has ended, as after
+    /// `.quit`: what it writes on the way out (history) is then complete.
+    func waitForExit(timeout: TimeInterval = 30) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !processes.allSatisfy(processHasEnded) { Thread.sleep(forTimeInterval: 0.05) }
+        if !processes.allSatisfy(processHasEnded) { Issue.record("the REPL did not end") }
+    }
+
+    /// Waits for an empty prompt: libedit has put the terminal in raw mode.
+    /// Keys sent earlier meet the terminal's cooked mode, which acts on
+    /// control keys itself (ctrl-R reprints the line, ctrl-C is SIGINT) —
+    /// what made this suite flaky under load.
+    func waitForPrompt(_ prompt: String = "docstore>") throws {
+        try waitFor("the prompt") { _ in (try? self.promptLine()) == prompt }
     }
 
     /// The screen's last non-blank line (where the cursor's prompt is).
@@ -91,7 +107,10 @@ struct TerminalTests {
         text.components(separatedBy: needle).count - 1
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // Generous limits: under a loaded machine each step (a tmux process per
+    // key and per screen read) can take a second; every step waits for what
+    // the screen shows, never for a fixed time.
+    @Test(.timeLimit(.minutes(3)))
     func historyCompletionAndReverseSearch() throws {
         let directory = try temporaryDirectory()
         let history = directory.appendingPathComponent("history").path
@@ -104,6 +123,7 @@ struct TerminalTests {
             try screen.type("teams.get(1)")
             try screen.send("Enter")
             try screen.waitFor("the result") { $0.contains("Red Sox") && $0.contains("1 document (") }
+            try screen.waitForPrompt()
 
             // TAB completes a collection name.
             try screen.type("pla")
@@ -112,6 +132,7 @@ struct TerminalTests {
             try screen.type(".get(2)")
             try screen.send("Enter")
             try screen.waitFor("Bogaerts") { $0.contains("Bogaerts") }
+            try screen.waitForPrompt()
 
             // The up arrow recalls the previous command; twice, the one before.
             try screen.send("Up")
@@ -120,6 +141,7 @@ struct TerminalTests {
             try screen.waitFor("the command before") { _ in (try? screen.promptLine()) == "docstore> teams.get(1)" }
             try screen.send("Enter")
             try screen.waitFor("the query run again") { self.occurrences("Red Sox", in: $0) == 2 }
+            try screen.waitForPrompt()
 
             // A multi-line block: the continuation prompt.
             try screen.type("teams.filter {")
@@ -128,6 +150,7 @@ struct TerminalTests {
             try screen.type("$0.id == }")
             try screen.send("Enter")
             try screen.waitFor("a located error") { $0.contains("error at line 2, column 10") }
+            try screen.waitForPrompt()
 
             // ctrl-C drops the line being typed, and the session goes on.
             try screen.type("teams.filter {")
@@ -138,6 +161,7 @@ struct TerminalTests {
             try screen.type("teams.count()")
             try screen.send("Enter")
             try screen.waitFor("the count") { $0.contains("teams.count()\n4\n") }
+            try screen.waitForPrompt()
 
             // ctrl-R searches history backwards.
             try screen.send("C-r")
@@ -145,9 +169,11 @@ struct TerminalTests {
             try screen.waitFor("the search result") { $0.contains("docstore> players.get(2)\nbck:get(2") }
             try screen.send("Enter")
             try screen.waitFor("the found command run again") { self.occurrences("Bogaerts", in: $0) >= 2 }
+            try screen.waitForPrompt()
 
             try screen.type(".quit")
             try screen.send("Enter")
+            screen.waitForExit()
         }
 
         // History was saved, and a new session recalls it.
@@ -155,14 +181,14 @@ struct TerminalTests {
         #expect(saved.contains("teams.get(1)"))
         #expect(saved.contains("players.get(2)"))
         let second = try TmuxScreen(command: command)
-        try second.waitFor("the prompt") { $0.contains("docstore>") }
+        try second.waitForPrompt()
         try second.send("Up")
         try second.waitFor("history from the last run") { _ in (try? second.promptLine()) == "docstore> .quit" }
         try second.send("Up")
         try second.waitFor("older history") { _ in (try? second.promptLine())?.hasPrefix("docstore> ") == true && (try? second.promptLine()) != "docstore> .quit" }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func ctrlCStopsACommandAndKeepsTheSession() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -171,7 +197,11 @@ struct TerminalTests {
             .write(toFile: big, atomically: true, encoding: .utf8)
         let command = "env DOCSTORE_HISTORY= TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path)"
         let screen = try TmuxScreen(command: command)
-        try screen.waitFor("the prompt") { $0.contains("docstore>") }
+        try screen.waitForPrompt()
+        try screen.type(#"big.insert({"n": 0})"#)
+        try screen.send("Enter")
+        try screen.waitFor("the document inserted") { $0.contains("inserted 1 document") }
+        try screen.waitForPrompt()
         try screen.type(".import big \(big)")
         try screen.send("Enter")
         try screen.waitFor("the progress bar") { $0.contains("% ") && $0.contains("documents") }
@@ -182,5 +212,10 @@ struct TerminalTests {
         try screen.type("teams.count()")
         try screen.send("Enter")
         try screen.waitFor("the count") { $0.contains("teams.count()\n4\n") }
+        try screen.waitForPrompt()
+        // The import was rolled back whole: big holds what it held before.
+        try screen.type("big.count()")
+        try screen.send("Enter")
+        try screen.waitFor("big unchanged") { $0.contains("big.count()\n1\n") }
     }
 }

@@ -118,7 +118,7 @@ struct WatchProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try runProcess(try docstoreBinary(), [path], input: ".watch players.count()\nplayers.count()\n")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("error: .watch runs until ctrl-C, so the rest of a script would never run"))
+        #expect(result.stderr.contains("error at line 1: .watch runs until ctrl-C, so the rest of a script would never run"))
         #expect(result.stdout.isEmpty)
     }
 
