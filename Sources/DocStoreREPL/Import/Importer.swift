@@ -66,6 +66,18 @@ struct Importer {
 
     func importFile(atPath path: String) throws -> ImportReport {
         let format = try Format(path: path)
+        if format != .csv, options.hasCSVOptions {
+            throw CommandError("--types, --header and --no-header apply to .csv files only; \(path) is not one")
+        }
+        var csvColumns: CSVDocumentReader.Columns?
+        if format == .csv {
+            // The first pass (column types) runs before the transaction: no
+            // lock is held while it reads.
+            let notImported = "interrupted: nothing was imported, \(collection) is unchanged"
+            csvColumns = try CSVDocumentReader(path: path, options: options)
+                .columns { try interruption?.check(notImported) }
+        }
+        let reader = EntryReader(path: path, format: format, options: options, csvColumns: csvColumns)
         var chunks = try FileChunks(path: path)
         defer { chunks.close() }
         var report = ImportReport(path: path, collection: collection)
@@ -84,7 +96,6 @@ struct Importer {
                     try insert(batch, into: target, oneByOne: isNew && report.imported == 0, report: &report)
                     batch.removeAll(keepingCapacity: true)
                 }
-                let reader = EntryReader(path: path, format: format)
                 try reader.read(&chunks) { entry, bytesRead in
                     try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
                     switch entry.document {
