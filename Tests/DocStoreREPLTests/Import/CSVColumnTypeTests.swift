@@ -131,6 +131,16 @@ struct CSVColumnTypeTests {
         #expect(message.contains("line 2") && message.contains("3 fields, but the first line has 2"), "\(message)")
     }
 
+    @Test func forcedIntegersAreReadFromTheirBytesToTheEdgesOf64Bits() {
+        func integer(_ text: String) -> Int64? { Array(text.utf8).withUnsafeBufferPointer { CSVColumnType.integer($0) } }
+        #expect(integer("-9223372036854775808") == .min)
+        #expect(integer("9223372036854775807") == .max)
+        #expect(integer("9223372036854775808") == nil)
+        #expect(integer("-9223372036854775809") == nil)
+        #expect(integer("+7") == 7 && integer("007") == 7 && integer("-0") == 0)
+        for bad in ["", "-", "+", "1a", "1.0", " 1", "1e3"] { #expect(integer(bad) == nil, "\(bad)") }
+    }
+
     @Test func theDotCommandTakesTheOptions() throws {
         let parsed = try parse(".import people \"my file.csv\" --types playerID=string,HR=int --no-header --skip-bad")
         #expect(parsed == .importFile(collection: "people", path: "my file.csv",
