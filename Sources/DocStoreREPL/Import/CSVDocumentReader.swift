@@ -49,9 +49,12 @@ struct CSVDocumentReader {
         return Columns(names: names, types: zip(forced, inferences).map { $0 ?? $1.type }, forced: forced.map { $0 != nil })
     }
 
-    /// The second pass: a document per record, each cell of its column's type.
+    /// The second pass: a document per record, each cell of its column's type,
+    /// written straight to JSON text.
     func read(_ chunks: inout FileChunks, columns: Columns, _ emit: EntryReader.Emit) throws {
         var seenHeader = !options.header
+        let writer = CSVRecordText(columns: columns, keyField: options.keyField)
+        var text: [UInt8] = []
         try parse(&chunks, checkInterruption: {}) { record, bytesRead in
             guard seenHeader else {
                 seenHeader = true
@@ -63,43 +66,9 @@ struct CSVDocumentReader {
                 try emit((place, .failure(CommandError("\(CommandResult.plural(record.count, "field")), but \(expected)"))), bytesRead)
                 return
             }
-            try emit((place, document(record, columns: columns)), bytesRead)
+            let document = writer.write(record, into: &text).map { Importer.Document.text(text, id: $0) }
+            try emit((place, document), bytesRead)
         }
-    }
-
-    /// A record as a document: cells go from bytes to values directly, so
-    /// numbers never become strings on the way.
-    private func document(_ record: CSVParser.Record, columns: Columns) -> Result<JSONValue, CommandError> {
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        keys.reserveCapacity(record.count)
-        values.reserveCapacity(record.count)
-        for index in 0..<record.count {
-            let type = columns.types[index]
-            let cell: Result<JSONValue?, CommandError> = record.withField(index) { bytes in
-                if bytes.isEmpty { return .success(nil) }
-                guard let value = type.value(of: bytes) else { return .failure(CommandError(Self.invalidUTF8)) }
-                if let value { return .success(value) }
-                let text = String(decoding: bytes, as: UTF8.self)
-                let column = "column \(index + 1) (\(DocumentKeyQuoting.quoted(columns.names[index])))"
-                guard columns.forced[index] else {
-                    // Only when the file changed between the two passes.
-                    return .failure(CommandError("\(column): \(JSONText().string(.string(text))) is not \(type.expectation) as the column's other cells were when the file was first read; the file changed during the import"))
-                }
-                return .failure(CommandError("\(column): \(JSONText().string(.string(text))) is not \(type.expectation) (--types \(columns.names[index])=\(type.spelled))"))
-            }
-            switch cell {
-            case .success(let value?):
-                keys.append(columns.names[index])
-                values.append(value)
-            case .success(nil):
-                continue
-            case .failure(let error):
-                return .failure(error)
-            }
-        }
-        // The names were checked to be unique.
-        return .success(.object(.init(uncheckedUniqueKeys: keys, values: values)))
     }
 
     /// Runs the parser over the whole file, turning its failures into errors

@@ -45,7 +45,7 @@ struct EntryReader {
                     return .failure(CommandError("\(error)"))
                 }
             }
-            try emit((place, result), bytesRead)
+            try emit((place, result.map(Importer.Document.value)), bytesRead)
         }
         while let data = try chunks.next() {
             var bytes = data[...]
@@ -89,7 +89,7 @@ struct EntryReader {
             } else {
                 .failure(CommandError("expected a JSON object, found \(value.typeName)"))
             }
-            try emit((place, result), bytesRead)
+            try emit((place, result.map(Importer.Document.value)), bytesRead)
         }
         do {
             while let data = try chunks.next() {

@@ -60,9 +60,17 @@ struct Importer {
         }
     }
 
+    /// A document as a reader produced it: a value (JSON files), or the JSON
+    /// text of an object and the value of its `"id"` (CSV records, written
+    /// straight to text: see ``CSVRecordText``).
+    enum Document {
+        case value(JSONValue)
+        case text([UInt8], id: JSONValue?)
+    }
+
     /// A document read from the file, or why its line is bad; `place` says where
     /// ("line 12", "element 3").
-    typealias Entry = (place: String, document: Result<JSONValue, CommandError>)
+    typealias Entry = (place: String, document: Result<Document, CommandError>)
 
     func importFile(atPath path: String) throws -> ImportReport {
         let format = try Format(path: path)
@@ -87,7 +95,7 @@ struct Importer {
             let isNew = try !store.collections().contains { $0.name == collection }
             try store.write { transaction in
                 let target = transaction.collection(named: collection)
-                var batch: [(place: String, document: JSONValue)] = []
+                var batch: [(place: String, document: Document)] = []
                 var keys = KeysSeen()
                 func flush() throws {
                     // A new collection gets its first documents one at a time, so
@@ -99,10 +107,15 @@ struct Importer {
                 try reader.read(&chunks) { entry, bytesRead in
                     try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
                     switch entry.document {
-                    case .success(let document):
+                    case .success(.value(let document)):
                         if let document = try keyed(document, place: entry.place, report: &report),
-                           try keys.admit(document, place: entry.place, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
-                            batch.append((entry.place, document))
+                           try keys.admit(document["id"], place: entry.place, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                            batch.append((entry.place, .value(document)))
+                        }
+                    case .success(.text(let text, let id)):
+                        // The reader wrote the key (--key included) into the text.
+                        if try keys.admit(id, place: entry.place, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                            batch.append((entry.place, .text(text, id: id)))
                         }
                     case .failure(let error):
                         try skipOrStop(entry.place, error.description, report: &report)
@@ -166,13 +179,13 @@ struct Importer {
     /// SQLite may have rolled the transaction back, and a document inserted
     /// then would be committed on its own.
     private func insert(
-        _ batch: [(place: String, document: JSONValue)], into target: DocumentCollection<JSONValue>, oneByOne: Bool,
+        _ batch: [(place: String, document: Document)], into target: DocumentCollection<JSONValue>, oneByOne: Bool,
         report: inout ImportReport
     ) throws {
         guard !batch.isEmpty else { return }
         if !oneByOne {
             do {
-                try target.insert(contentsOf: batch.map(\.document))
+                try insert(batch.map(\.document), into: target)
                 report.imported += batch.count
                 return
             } catch let error as DocStoreError where error.isAboutOneDocument {
@@ -181,12 +194,30 @@ struct Importer {
         }
         for (place, document) in batch {
             do {
-                try target.insert(document)
+                try insert([document], into: target)
                 report.imported += 1
             } catch let error as DocStoreError where error.isAboutOneDocument {
                 try skipOrStop(place, reason(error), report: &report)
             }
         }
+    }
+
+    /// Inserts documents all or none, values and texts alike (a file gives one kind).
+    private func insert(_ documents: [Document], into target: DocumentCollection<JSONValue>) throws {
+        var values: [JSONValue] = []
+        var texts: [DocumentCollection<JSONValue>.JSONObjectText] = []
+        for document in documents {
+            switch document {
+            case .value(let value): values.append(value)
+            case .text(let text, let id): texts.append(.init(key: id.flatMap(KeysSeen.key), text: text))
+            }
+        }
+        if values.count == 1, texts.isEmpty {
+            try target.insert(values[0])
+        } else if !values.isEmpty {
+            try target.insert(contentsOf: values)
+        }
+        if !texts.isEmpty { try target.insert(jsonObjects: texts) }
     }
 
     /// A store error about one document, in the words of an import.
