@@ -141,6 +141,39 @@ struct CSVColumnTypeTests {
         for bad in ["", "-", "+", "1a", "1.0", " 1", "1e3"] { #expect(integer(bad) == nil, "\(bad)") }
     }
 
+    @Test func keysComeFromAnIdColumnFromKeyOrAreGeneratedAfterTheLargest() throws {
+        try store.collection(named: "rows").insert(["id": 10, "name": "before"])
+        _ = try importFile(try write("plain.csv", "name\nx\ny\n"))
+        #expect(try store.collection(named: "rows").get(11) == ["id": 11, "name": "x"])
+        #expect(try store.collection(named: "rows").get(12) == ["id": 12, "name": "y"])
+
+        _ = try importFile(try write("ids.csv", "id,name\n5,a\n7,b\n"), into: "ids")
+        #expect(try store.collection(named: "ids").keys() == [.integer(5), .integer(7)])
+
+        let codes = try write("codes.csv", "code,name\n007,a\n12,b\n")
+        _ = try importFile(codes, into: "codes", ImportOptions(keyField: "code"))
+        #expect(try store.collection(named: "codes").get("007") == ["id": "007", "code": "007", "name": "a"])
+        #expect(try store.collection(named: "codes").keys() == [.string("007"), .string("12")])
+
+        let clash = try write("clash.csv", "id,code\n1,1\n2,3\n")
+        let message = try #require(failure { _ = try importFile(clash, into: "clash", ImportOptions(keyField: "code")) })
+        #expect(message.contains("line 3") && message.contains("its \"id\" (2) differs from its \"code\" (3)"), "\(message)")
+        let repeated = try write("repeated.csv", "id,name\n1,a\n1,b\n")
+        let duplicate = try #require(failure { _ = try importFile(repeated, into: "repeated") })
+        #expect(duplicate.contains("line 3") && duplicate.contains("duplicate key 1: line 2 of the file has the same key"), "\(duplicate)")
+    }
+
+    @Test func textIsEscapedExactly() throws {
+        let tricky = "say \"hi\"\\ back\\slash\ttab, ctrl \u{1}\u{1F} é 😀 /slash/ \u{7F}"
+        let quoted = "\"" + tricky.replacingOccurrences(of: "\"", with: "\"\"") + "\r\nnext\""
+        _ = try importFile(try write("text.csv", "a,b\n\(quoted),x\n"))
+        #expect(try documents().first?["a"] == .string(tricky + "\r\nnext"))
+        let latin1 = directory.appendingPathComponent("latin1.csv").path
+        try Data([0x61, 0x0A, 0x4D, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
+        let message = try #require(failure { _ = try importFile(latin1, into: "latin1") })
+        #expect(message.contains("line 2") && message.contains("not valid UTF-8"), "\(message)")
+    }
+
     @Test func theDotCommandTakesTheOptions() throws {
         let parsed = try parse(".import people \"my file.csv\" --types playerID=string,HR=int --no-header --skip-bad")
         #expect(parsed == .importFile(collection: "people", path: "my file.csv",
