@@ -37,8 +37,8 @@ struct CSVDocumentReader {
                 inferences = Array(repeating: CSVColumnInference(), count: record.count)
                 if options.header { return }
             }
-            for index in 0..<min(record.count, inferences.count) {
-                record.withField(index) { inferences[index].see($0) }
+            record.forEachField { index, bytes in
+                if index < inferences.count { inferences[index].see(bytes) }
             }
         }
         guard let names else {

@@ -28,6 +28,18 @@ struct CSVParser {
             }
         }
 
+        /// Calls `body` with each field's index and bytes, in order (one
+        /// pointer access for the whole record).
+        func forEachField(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+            try bytes.withUnsafeBufferPointer { all in
+                var start = 0
+                for (index, end) in ends.enumerated() {
+                    try body(index, UnsafeBufferPointer(rebasing: all[start..<end]))
+                    start = end
+                }
+            }
+        }
+
         /// The fields as arrays (for tests and small files).
         var fields: [[UInt8]] { (0..<count).map { withField($0) { Array($0) } } }
     }

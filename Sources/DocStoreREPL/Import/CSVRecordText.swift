@@ -11,20 +11,25 @@ import DocStore
 struct CSVRecordText {
     let columns: CSVDocumentReader.Columns
     let keyField: String?
-    /// Each column's `"name":`, escaped once for the whole file.
-    private let members: [[UInt8]]
+    /// Every column's `"name":`, escaped once for the whole file, one after
+    /// the other (appended from one buffer: an array per column cost a retain
+    /// and a release per cell).
+    private let members: [UInt8]
+    private let memberRanges: [Range<Int>]
     private let keyIndex: Int?
     private let idIndex: Int?
 
     init(columns: CSVDocumentReader.Columns, keyField: String?) {
         self.columns = columns
         self.keyField = keyField
-        members = columns.names.map { name in
-            var member: [UInt8] = []
-            JSONTextWriter.appendString(Array(name.utf8)[...], to: &member)
-            member.append(UInt8(ascii: ":"))
-            return member
+        var members: [UInt8] = []
+        memberRanges = columns.names.map { name in
+            let start = members.count
+            Array(name.utf8).withUnsafeBufferPointer { JSONTextWriter.appendString($0[...], to: &members) }
+            members.append(UInt8(ascii: ":"))
+            return start..<members.count
         }
+        self.members = members
         keyIndex = keyField.flatMap { columns.names.firstIndex(of: $0) }
         idIndex = columns.names.firstIndex(of: "id")
     }
@@ -61,16 +66,18 @@ struct CSVRecordText {
             case .failure(let error): return .failure(error)
             }
         }
-        for index in 0..<record.count where !(keyField != nil && index == idIndex) {
-            let failure: CommandError? = record.withField(index) { bytes in
-                if bytes.isEmpty { return nil }
+        let skipped = keyField != nil ? idIndex : nil
+        var failure: CommandError?
+        members.withUnsafeBufferPointer { members in
+            record.forEachField { index, bytes in
+                guard failure == nil, !bytes.isEmpty, index != skipped else { return }
                 if !first { text.append(UInt8(ascii: ",")) }
                 first = false
-                text.append(contentsOf: members[index])
-                return appendCell(bytes, column: index, to: &text)
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: members[memberRanges[index]]))
+                failure = appendCell(bytes, column: index, to: &text)
             }
-            if let failure { return .failure(failure) }
         }
+        if let failure { return .failure(failure) }
         text.append(UInt8(ascii: "}"))
         return .success(id)
     }
@@ -138,8 +145,14 @@ enum JSONTextWriter {
     }
 
     /// Appends `"…"` with `"`, `\` and control characters escaped.
-    static func appendString<Bytes: Collection<UInt8>>(_ bytes: Bytes, to text: inout [UInt8]) {
+    static func appendString(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, to text: inout [UInt8]) {
         text.append(UInt8(ascii: "\""))
+        // Most text needs no escape: then it goes in at once.
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes))
+            text.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): text.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
