@@ -130,7 +130,7 @@ for name in ["Batting", "People", "Teams"]:
         if ok(float): return "REAL", float
         return "TEXT", str
     kinds = [kind(i) for i in range(len(header))]
-    db.execute(f"CREATE TABLE {name.lower()} ({', '.join(f'{h} {k[0]}' for h, k in zip(header, kinds))})")
+    db.execute(f"CREATE TABLE {name.lower()} ({', '.join(f'[{h}] {k[0]}' for h, k in zip(header, kinds))})")
     db.executemany(f"INSERT INTO {name.lower()} VALUES ({', '.join('?' * len(header))})",
                    [[None if c == "" else k[1](c) for c, k in zip(r, kinds)] for r in body])
 db.commit()

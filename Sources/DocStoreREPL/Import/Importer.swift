@@ -96,12 +96,11 @@ struct Importer {
             try store.write { transaction in
                 let target = transaction.collection(named: collection)
                 var batch: [(place: String, document: Document)] = []
-                var keys = KeysSeen()
                 func flush() throws {
                     // A new collection gets its first documents one at a time, so
                     // that the one creating it is not in a batch whose rollback
                     // would take the collection with it.
-                    try insert(batch, into: target, oneByOne: isNew && report.imported == 0, report: &report)
+                    try insert(batch, into: target, oneByOne: isNew && report.imported == 0, reader: reader, report: &report)
                     batch.removeAll(keepingCapacity: true)
                 }
                 try reader.read(&chunks) { entry, bytesRead in
@@ -109,12 +108,12 @@ struct Importer {
                     switch entry.document {
                     case .success(.value(let document)):
                         if let document = try keyed(document, place: entry.place, report: &report),
-                           try keys.admit(document["id"], place: entry.place, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                           try ImportKeys.admit(document["id"], skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
                             batch.append((entry.place, .value(document)))
                         }
                     case .success(.text(let text, let id)):
                         // The reader wrote the key (--key included) into the text.
-                        if try keys.admit(id, place: entry.place, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                        if try ImportKeys.admit(id, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
                             batch.append((entry.place, .text(text, id: id)))
                         }
                     case .failure(let error):
@@ -180,7 +179,7 @@ struct Importer {
     /// then would be committed on its own.
     private func insert(
         _ batch: [(place: String, document: Document)], into target: DocumentCollection<JSONValue>, oneByOne: Bool,
-        report: inout ImportReport
+        reader: EntryReader, report: inout ImportReport
     ) throws {
         guard !batch.isEmpty else { return }
         if !oneByOne {
@@ -197,7 +196,7 @@ struct Importer {
                 try insert([document], into: target)
                 report.imported += 1
             } catch let error as DocStoreError where error.isAboutOneDocument {
-                try skipOrStop(place, reason(error), report: &report)
+                try skipOrStop(place, reason(error, place: place, reader: reader, shown: !options.skipBad || report.skippedExamples.count < 5), report: &report)
             }
         }
     }
@@ -209,7 +208,7 @@ struct Importer {
         for document in documents {
             switch document {
             case .value(let value): values.append(value)
-            case .text(let text, let id): texts.append(.init(key: id.flatMap(KeysSeen.key), text: text))
+            case .text(let text, let id): texts.append(.init(key: id.flatMap(ImportKeys.key), text: text))
             }
         }
         if values.count == 1, texts.isEmpty {
@@ -220,12 +219,16 @@ struct Importer {
         if !texts.isEmpty { try target.insert(jsonObjects: texts) }
     }
 
-    /// A store error about one document, in the words of an import.
-    private func reason(_ error: DocStoreError) -> String {
-        if case .duplicateKey(_, let key) = error {
-            return "duplicate key \(key): \(collection) already holds a document with this key"
+    /// A store error about one document, in the words of an import. A repeated
+    /// key names where the file had it first when the message is `shown`
+    /// (finding that reads the file again, so not for every skipped line).
+    private func reason(_ error: DocStoreError, place: String, reader: EntryReader, shown: Bool) -> String {
+        guard case .duplicateKey(_, let key) = error else { return "\(error)" }
+        guard shown else { return "duplicate key \(key)" }
+        if let earlier = ImportKeys.earlierPlace(of: key, before: place, reading: reader, keyField: options.keyField) {
+            return "duplicate key \(key): \(earlier) of the file has the same key"
         }
-        return "\(error)"
+        return "duplicate key \(key): \(collection) already holds a document with this key"
     }
 }
 
