@@ -276,7 +276,7 @@ extension DocumentCollection {
 
     /// The next generated key: one more than the largest, which must not be
     /// `Int64.max` (keys never wrap).
-    private func nextKey(in db: Database, statements: inout InsertStatements) throws -> Int64 {
+    func nextKey(in db: Database, statements: inout InsertStatements) throws -> Int64 {
         let largest: Int64
         if let known = statements.largestKey {
             largest = known

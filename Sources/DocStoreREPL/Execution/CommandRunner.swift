@@ -48,7 +48,7 @@ final class CommandRunner {
             guard let document = try collection.get(try adapt(key, for: name)) else {
                 return .message("no document with key \(key) in \(name)")
             }
-            return .documents([document])
+            return .document(document)
         case .insert(let name, let documents):
             let keys = try store.collection(named: name).insert(contentsOf: documents)
             let shown = keys.prefix(10).map(\.description).joined(separator: ", ") + (keys.count > 10 ? ", …" : "")

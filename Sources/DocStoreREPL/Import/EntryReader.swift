@@ -7,6 +7,9 @@ import OrderedCollections
 struct EntryReader {
     let path: String
     let format: Importer.Format
+    var options = ImportOptions()
+    /// A CSV file's columns, from the first of its two passes.
+    var csvColumns: CSVDocumentReader.Columns?
 
     typealias Emit = (Importer.Entry, _ bytesRead: UInt64) throws -> Void
 
@@ -42,7 +45,7 @@ struct EntryReader {
                     return .failure(CommandError("\(error)"))
                 }
             }
-            try emit((place, result), bytesRead)
+            try emit((place, result.map(Importer.Document.value)), bytesRead)
         }
         while let data = try chunks.next() {
             var bytes = data[...]
@@ -67,97 +70,51 @@ struct EntryReader {
         if !pending.isEmpty { try parseLine(pending[...], bytesRead: chunks.bytesRead) }
     }
 
-    /// An array of objects (or one object). Read whole: jansson parses a value at once.
+    /// An array of objects (or one object), streamed: the splitter hands over
+    /// one element's text at a time, and jansson parses it alone.
     private func readJSON(_ chunks: inout FileChunks, _ emit: Emit) throws {
-        var data = Data()
-        while let chunk = try chunks.next() {
-            if data.isEmpty { try FileChunks.checkEncoding(ofFirstChunk: chunk, path: path) }
-            data.append(chunk)
-        }
-        let skip = FileChunks.byteOrderMarkLength(data)
-        let value: JSONValue
-        do {
-            value = try data.dropFirst(skip).withUnsafeBytes { raw in try JanssonJSON.parse(raw) }
-        } catch let error as JanssonJSON.ParseError {
-            throw CommandError("\(path) is not valid JSON: line \(error.location.line), column \(error.location.column): \(error.reason); nothing was imported")
-        }
-        switch value {
-        case .object:
-            try emit(("the document", .success(value)), chunks.bytesRead)
-        case .array(let elements):
-            for (index, element) in elements.enumerated() {
-                let result: Result<JSONValue, CommandError> = if case .object = element {
-                    .success(element)
-                } else {
-                    .failure(CommandError("expected a JSON object, found \(element.typeName)"))
-                }
-                try emit(("element \(index + 1)", result), chunks.bytesRead)
-            }
-        default:
-            throw CommandError("\(path) holds \(value.typeName), not an array of objects; nothing was imported")
-        }
-    }
-
-    /// A header row naming the fields, then one document per record: numbers
-    /// inferred, empty cells left out.
-    private func readCSV(_ chunks: inout FileChunks, _ emit: Emit) throws {
-        var parser = CSVParser()
-        var header: [String]?
+        var splitter = JSONArraySplitter()
         var first = true
         var bytesRead: UInt64 = 0
-        let invalidUTF8 = CommandError("not valid UTF-8 (the file may be in another encoding, such as Latin-1; convert it with iconv -t UTF-8)")
-        func record(_ record: CSVParser.Record) throws {
-            let place = "line \(record.line)"
-            guard let header else {
-                var texts: [String] = []
-                for field in record.fields {
-                    guard let text = String(validating: field, as: UTF8.self) else {
-                        throw CommandError("the header (line 1) of \(path) is not valid UTF-8; convert the file to UTF-8 first (iconv -f LATIN1 -t UTF-8)")
-                    }
-                    texts.append(text)
-                }
-                try Self.checkHeader(texts, path: path)
-                header = texts
-                return
+        func element(_ element: JSONArraySplitter.Element) throws {
+            let value: JSONValue
+            do {
+                value = try element.bytes.withUnsafeBytes { raw in try JanssonJSON.parse(raw) }
+            } catch let error as JanssonJSON.ParseError {
+                throw CommandError("\(path) is not valid JSON: \(JSONArraySplitter.fileLocation(error.location, of: element)): \(error.reason); nothing was imported")
             }
-            // Cells go from bytes to values directly: numbers never become strings.
-            var keys: [String] = []
-            var values: [JSONValue] = []
-            keys.reserveCapacity(header.count)
-            values.reserveCapacity(header.count)
-            for (name, field) in zip(header, record.fields) {
-                guard let value = field.withUnsafeBufferPointer({ CSVValue.infer(bytes: $0) }) else {
-                    try emit((place, .failure(invalidUTF8)), bytesRead)
-                    return
-                }
-                if let value {
-                    keys.append(name)
-                    values.append(value)
-                }
+            let place = element.isWholeFile ? "the document" : "element \(element.number)"
+            let result: Result<JSONValue, CommandError> = if case .object = value {
+                .success(value)
+            } else {
+                .failure(CommandError("expected a JSON object, found \(value.typeName)"))
             }
-            guard record.fields.count == header.count else {
-                try emit((place, .failure(CommandError("\(CommandResult.plural(record.fields.count, "field")), but the header has \(header.count)"))), bytesRead)
-                return
-            }
-            // The header's names were checked to be unique.
-            try emit((place, .success(.object(.init(uncheckedUniqueKeys: keys, values: values)))), bytesRead)
+            try emit((place, result.map(Importer.Document.value)), bytesRead)
         }
         do {
             while let data = try chunks.next() {
                 bytesRead = chunks.bytesRead
-                var bytes = data[...]
-                if first {
-                    try FileChunks.checkEncoding(ofFirstChunk: data, path: path)
-                    bytes = bytes.dropFirst(FileChunks.byteOrderMarkLength(data))
-                    first = false
+                try data.withUnsafeBytes { raw in
+                    var bytes = raw.bindMemory(to: UInt8.self)
+                    if first {
+                        try FileChunks.checkEncoding(ofFirstChunk: data, path: path)
+                        bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(FileChunks.byteOrderMarkLength(data)))
+                        first = false
+                    }
+                    try splitter.consume(bytes, emit: element)
                 }
-                try parser.consume(bytes, emit: record)
             }
-            try parser.finish(emit: record)
-        } catch let failure as CSVParser.Failure {
-            throw CommandError("line \(failure.line) of \(path): \(failure.reason); nothing was imported")
+            try splitter.finish(emit: element)
+        } catch let failure as JSONArraySplitter.Failure {
+            throw CommandError("\(path) is not valid JSON: \(failure.location): \(failure.reason); nothing was imported")
         }
-        if header == nil { throw CommandError("\(path) is empty: a CSV file starts with a header row naming the fields") }
+    }
+
+    /// A header row naming the fields, then one document per record, each
+    /// column's cells of the type the first pass found.
+    private func readCSV(_ chunks: inout FileChunks, _ emit: Emit) throws {
+        guard let csvColumns else { throw CommandError("internal error: a CSV file's columns were not read before its records") }
+        try CSVDocumentReader(path: path, options: options).read(&chunks, columns: csvColumns, emit)
     }
 
     static func checkHeader(_ names: [String], path: String) throws {

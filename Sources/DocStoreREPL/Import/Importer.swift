@@ -60,12 +60,32 @@ struct Importer {
         }
     }
 
+    /// A document as a reader produced it: a value (JSON files), or the JSON
+    /// text of an object and the value of its `"id"` (CSV records, written
+    /// straight to text: see ``CSVRecordText``).
+    enum Document {
+        case value(JSONValue)
+        case text([UInt8], id: JSONValue?)
+    }
+
     /// A document read from the file, or why its line is bad; `place` says where
     /// ("line 12", "element 3").
-    typealias Entry = (place: String, document: Result<JSONValue, CommandError>)
+    typealias Entry = (place: String, document: Result<Document, CommandError>)
 
     func importFile(atPath path: String) throws -> ImportReport {
         let format = try Format(path: path)
+        if format != .csv, options.hasCSVOptions {
+            throw CommandError("--types, --header and --no-header apply to .csv files only; \(path) is not one")
+        }
+        var csvColumns: CSVDocumentReader.Columns?
+        if format == .csv {
+            // The first pass (column types) runs before the transaction: no
+            // lock is held while it reads.
+            let notImported = "interrupted: nothing was imported, \(collection) is unchanged"
+            csvColumns = try CSVDocumentReader(path: path, options: options)
+                .columns { try interruption?.check(notImported) }
+        }
+        let reader = EntryReader(path: path, format: format, options: options, csvColumns: csvColumns)
         var chunks = try FileChunks(path: path)
         defer { chunks.close() }
         var report = ImportReport(path: path, collection: collection)
@@ -75,23 +95,26 @@ struct Importer {
             let isNew = try !store.collections().contains { $0.name == collection }
             try store.write { transaction in
                 let target = transaction.collection(named: collection)
-                var batch: [(place: String, document: JSONValue)] = []
-                var keys = KeysSeen()
+                var batch: [(place: String, document: Document)] = []
                 func flush() throws {
                     // A new collection gets its first documents one at a time, so
                     // that the one creating it is not in a batch whose rollback
                     // would take the collection with it.
-                    try insert(batch, into: target, oneByOne: isNew && report.imported == 0, report: &report)
+                    try insert(batch, into: target, oneByOne: isNew && report.imported == 0, reader: reader, report: &report)
                     batch.removeAll(keepingCapacity: true)
                 }
-                let reader = EntryReader(path: path, format: format)
                 try reader.read(&chunks) { entry, bytesRead in
                     try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
                     switch entry.document {
-                    case .success(let document):
+                    case .success(.value(let document)):
                         if let document = try keyed(document, place: entry.place, report: &report),
-                           try keys.admit(document, place: entry.place, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
-                            batch.append((entry.place, document))
+                           try ImportKeys.admit(document["id"], skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                            batch.append((entry.place, .value(document)))
+                        }
+                    case .success(.text(let text, let id)):
+                        // The reader wrote the key (--key included) into the text.
+                        if try ImportKeys.admit(id, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                            batch.append((entry.place, .text(text, id: id)))
                         }
                     case .failure(let error):
                         try skipOrStop(entry.place, error.description, report: &report)
@@ -155,13 +178,13 @@ struct Importer {
     /// SQLite may have rolled the transaction back, and a document inserted
     /// then would be committed on its own.
     private func insert(
-        _ batch: [(place: String, document: JSONValue)], into target: DocumentCollection<JSONValue>, oneByOne: Bool,
-        report: inout ImportReport
+        _ batch: [(place: String, document: Document)], into target: DocumentCollection<JSONValue>, oneByOne: Bool,
+        reader: EntryReader, report: inout ImportReport
     ) throws {
         guard !batch.isEmpty else { return }
         if !oneByOne {
             do {
-                try target.insert(contentsOf: batch.map(\.document))
+                try insert(batch.map(\.document), into: target)
                 report.imported += batch.count
                 return
             } catch let error as DocStoreError where error.isAboutOneDocument {
@@ -170,20 +193,42 @@ struct Importer {
         }
         for (place, document) in batch {
             do {
-                try target.insert(document)
+                try insert([document], into: target)
                 report.imported += 1
             } catch let error as DocStoreError where error.isAboutOneDocument {
-                try skipOrStop(place, reason(error), report: &report)
+                try skipOrStop(place, reason(error, place: place, reader: reader, shown: !options.skipBad || report.skippedExamples.count < 5), report: &report)
             }
         }
     }
 
-    /// A store error about one document, in the words of an import.
-    private func reason(_ error: DocStoreError) -> String {
-        if case .duplicateKey(_, let key) = error {
-            return "duplicate key \(key): \(collection) already holds a document with this key"
+    /// Inserts documents all or none, values and texts alike (a file gives one kind).
+    private func insert(_ documents: [Document], into target: DocumentCollection<JSONValue>) throws {
+        var values: [JSONValue] = []
+        var texts: [DocumentCollection<JSONValue>.JSONObjectText] = []
+        for document in documents {
+            switch document {
+            case .value(let value): values.append(value)
+            case .text(let text, let id): texts.append(.init(key: id.flatMap(ImportKeys.key), text: text))
+            }
         }
-        return "\(error)"
+        if values.count == 1, texts.isEmpty {
+            try target.insert(values[0])
+        } else if !values.isEmpty {
+            try target.insert(contentsOf: values)
+        }
+        if !texts.isEmpty { try target.insert(jsonObjects: texts) }
+    }
+
+    /// A store error about one document, in the words of an import. A repeated
+    /// key names where the file had it first when the message is `shown`
+    /// (finding that reads the file again, so not for every skipped line).
+    private func reason(_ error: DocStoreError, place: String, reader: EntryReader, shown: Bool) -> String {
+        guard case .duplicateKey(_, let key) = error else { return "\(error)" }
+        guard shown else { return "duplicate key \(key)" }
+        if let earlier = ImportKeys.earlierPlace(of: key, before: place, reading: reader, keyField: options.keyField) {
+            return "duplicate key \(key): \(earlier) of the file has the same key"
+        }
+        return "duplicate key \(key): \(collection) already holds a document with this key"
     }
 }
 

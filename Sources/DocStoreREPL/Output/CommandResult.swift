@@ -2,8 +2,10 @@ import DocStore
 
 /// What running a command produced, before it is printed in the session's mode.
 public enum CommandResult: Hashable, Sendable {
-    /// Documents (a query's results, `get`'s document).
+    /// Documents (a query's results).
     case documents([JSONValue])
+    /// One document, `get`'s: printed as itself, not as an array of one.
+    case document(JSONValue)
     /// The first documents of a longer result: an interactive session shows a
     /// query without `.limit` only up to its display limit, as mongosh does.
     case firstDocuments([JSONValue])
@@ -25,6 +27,7 @@ public enum CommandResult: Hashable, Sendable {
     var countSummary: String? {
         switch self {
         case .documents(let documents): Self.plural(documents.count, "document")
+        case .document: Self.plural(1, "document")
         case .firstDocuments(let documents):
             "the first \(Self.plural(documents.count, "document")); more match (.count() counts them, .limit(n, offset: m) pages)"
         case .rows(_, let rows): Self.plural(rows.count, "row")
@@ -38,7 +41,7 @@ public enum CommandResult: Hashable, Sendable {
     var isTable: Bool {
         switch self {
         case .documents(let documents), .firstDocuments(let documents): !documents.isEmpty
-        case .rows, .firstRows: true
+        case .rows, .firstRows, .document: true
         default: false
         }
     }

@@ -15,6 +15,8 @@ struct ResultPrinter {
         case .message(let text), .text(let text): return text
         case .value(let value): return formatValue(value)
         case .documents(let documents), .firstDocuments(let documents): return formatDocuments(documents)
+        case .document(let document):
+            return mode == .json ? JSONText(options: .pretty, style: style).string(document) : formatDocuments([document])
         case .rows(let columns, let rows), .firstRows(let columns, let rows):
             if mode == .table { return table.render(columns: columns, rows: rows) }
             // Other modes show rows as objects keyed by column, missing cells left out.

@@ -271,7 +271,7 @@ extension CommandParser {
                     guard try parser.acceptLabel("to") else {
                         throw REPLSyntaxError("expected 'to:' as in set(to: value), found \(parser.current.shown)", at: parser.current.location)
                     }
-                    update = .set(path, try parser.literal())
+                    update = .set(path, try parser.valueArgument())
                 case "increment":
                     guard try parser.acceptLabel("by") else {
                         throw REPLSyntaxError("expected 'by:' as in increment(by: 1), found \(parser.current.shown)", at: parser.current.location)
@@ -294,7 +294,7 @@ extension CommandParser {
             }
             try parser.advance()
             let valueToken = parser.current
-            let value = try parser.literal()
+            let value = symbol == .assign ? try parser.valueArgument() : try parser.literal()
             switch symbol {
             case .assign:
                 return value.isNull ? .remove(path) : .set(path, value)

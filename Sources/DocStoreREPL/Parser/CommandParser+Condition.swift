@@ -133,6 +133,7 @@ extension CommandParser {
 
     /// `.hasPrefix("x")`, `.contains(v)`, `.in([…])`, `.any { }`, `.isEmpty`, `.count > 2`, `.exists`
     mutating func fieldMethod(_ method: String, on path: FieldPath, at token: Token, pathStart: SourceLocation) throws(REPLSyntaxError) -> Condition {
+        if Self.fieldProperties.contains(method) { try checkPropertyMeantAsField(method, on: path, at: token) }
         switch method {
         case "isEmpty":
             return .arrayCount(path, .equal, 0)
@@ -189,6 +190,26 @@ extension CommandParser {
                 message += " (fields have hasPrefix, hasSuffix, contains, in, any, all, isEmpty, count, exists)"
             }
             throw REPLSyntaxError(message, at: token.location)
+        }
+    }
+
+    /// `count`, `isEmpty` and `exists` after a field are the DSL's array and
+    /// existence tests, never a field of that name: on `$0` itself (a document,
+    /// not an array) that is an error, and where the sampled documents have a
+    /// field of that name, a warning. Both show how to name the field.
+    mutating func checkPropertyMeantAsField(_ name: String, on path: FieldPath, at token: Token) throws(REPLSyntaxError) {
+        let prefix = path.components.isEmpty ? "$0" : "$0." + path.description
+        let field = "\(prefix)[\"\(name)\"]"
+        let test = switch name {
+        case "count": "counts the elements of an array"
+        case "isEmpty": "tests for an empty array"
+        default: "tests whether a field exists"
+        }
+        if path.components.isEmpty {
+            throw REPLSyntaxError("$0.\(name) \(test), and $0 is the whole document: for a field named \(name) write \(field)", at: token.location)
+        }
+        if let collection, schema.fieldTypes(in: collection)[path.appending(FieldPath([.key(name)]))] != nil {
+            warnings.append(REPLSyntaxError("\(prefix).\(name) \(test) (\(prefix)), not the field named \(name) that sampled documents have: write \(field) for the field", at: token.location))
         }
     }
 

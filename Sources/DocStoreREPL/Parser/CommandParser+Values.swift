@@ -42,6 +42,31 @@ extension CommandParser {
         return .array(elements)
     }
 
+    /// A value to store (`set(to:)`, `=`): a ``literal()``, or JSON text for an
+    /// object or an array (`{"hr": 73}`, `[{"year": 2001}]`), parsed by jansson.
+    mutating func valueArgument() throws(REPLSyntaxError) -> JSONValue {
+        if current.isSymbol(.leftBracket) {
+            // Swift's `[1, 2]` and `["k": v]` first; JSON (objects inside) otherwise.
+            var probe = self
+            if let value = try? probe.literal() {
+                self = probe
+                return value
+            }
+        } else if !current.isSymbol(.leftBrace) {
+            return try literal()
+        }
+        lexer.rewind(to: current.offset)
+        let (text, start) = try lexer.rawJSON(endingAtClose: true)
+        let value: JSONValue
+        do {
+            value = try JanssonJSON.parse(text)
+        } catch {
+            throw REPLSyntaxError("invalid JSON: \(error.reason)", at: Self.offset(error.location, from: start))
+        }
+        try advance()
+        return value
+    }
+
     /// A string, number, `true`, `false` or `nil`.
     mutating func scalarLiteral() throws(REPLSyntaxError) -> JSONValue {
         let token = current

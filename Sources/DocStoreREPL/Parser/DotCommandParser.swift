@@ -8,7 +8,7 @@ enum DotCommandParser {
         (".schema", "COLLECTION", "field paths and JSON types seen in sampled documents"),
         (".explain", "QUERY", "how the store runs a query (which index it uses)"),
         (".watch", "QUERY", "print a query's result, then again after each change (from any process); ctrl-C stops"),
-        (".import", "COLLECTION FILE [--skip-bad] [--key FIELD]", "import .json, .ndjson or .csv"),
+        (".import", "COLLECTION FILE [OPTIONS]", "import .json, .ndjson or .csv; options --skip-bad, --key FIELD, and for CSV --types COL=TYPE,… (string, int, real, bool), --no-header"),
         (".export", "COLLECTION FILE", "export to .ndjson or .json (sorted keys)"),
         (".mode", "table|json|ndjson|line", "how results are printed"),
         (".read", "FILE", "run the commands in FILE as piped input runs them (stops at the first error unless --keep-going)"),
@@ -123,8 +123,19 @@ enum DotCommandParser {
                         throw REPLSyntaxError("--key needs a field name", at: option.end)
                     }
                     options.keyField = field.text
+                case "--header": options.header = true
+                case "--no-header": options.header = false
+                case "--types":
+                    guard let spec = rest.popFirst() else {
+                        throw REPLSyntaxError("--types needs column types, such as --types playerID=string,HR=int", at: option.end)
+                    }
+                    do throws(CommandError) {
+                        options.columnTypes.merge(try CSVColumnType.parse(spec.text)) { _, new in new }
+                    } catch {
+                        throw REPLSyntaxError(error.description, at: spec.location)
+                    }
                 default:
-                    throw REPLSyntaxError("unknown option \(DocumentKeyQuoting.quoted(option.text)) (use --skip-bad or --key FIELD)", at: option.location)
+                    throw REPLSyntaxError("unknown option \(DocumentKeyQuoting.quoted(option.text)) (use --skip-bad, --key FIELD, --types COLUMN=TYPE,…, --header or --no-header)", at: option.location)
                 }
             }
             return ParsedCommand(.importFile(collection: collection, path: words[1].text, options: options))

@@ -235,10 +235,21 @@ struct Lexer {
         }
     }
 
+    /// Goes back to `offset` (a token's start), to read what follows as raw JSON.
+    mutating func rewind(to offset: Int) {
+        position = min(offset, characters.count)
+        let start = location(ofOffset: position)
+        line = start.line
+        lineStart = position - (start.column - 1)
+    }
+
     /// The raw text of a JSON value that starts here (after blanks), up to its
     /// balanced end: used for `insert({...})` so that jansson parses real JSON.
     /// Returns the text and where it starts.
-    mutating func rawJSON() throws(REPLSyntaxError) -> (text: String, location: SourceLocation) {
+    ///
+    /// - Parameter endingAtClose: Stop just after the bracket that closes the
+    ///   first object or array (a value inside a block, followed by more code).
+    mutating func rawJSON(endingAtClose: Bool = false) throws(REPLSyntaxError) -> (text: String, location: SourceLocation) {
         _ = skipTrivia()
         let start = location
         let offset = position
@@ -266,7 +277,7 @@ struct Lexer {
             default: break
             }
             advance()
-            if depth < 0 { break }
+            if depth < 0 || (endingAtClose && depth == 0 && (c == "}" || c == "]")) { break }
         }
         return (String(characters[offset..<position]), start)
     }

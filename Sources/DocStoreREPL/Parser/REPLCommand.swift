@@ -66,7 +66,7 @@ public enum REPLCommand: Hashable, Sendable {
     case collections
     /// `.schema coll`
     case schema(collection: String)
-    /// `.import coll FILE [--skip-bad] [--key FIELD]`
+    /// `.import coll FILE [--skip-bad] [--key FIELD] [--types …] [--no-header]`
     case importFile(collection: String, path: String, options: ImportOptions)
     /// `.export coll FILE`
     case exportFile(collection: String, path: String)
@@ -110,11 +110,21 @@ public struct ImportOptions: Hashable, Sendable {
     public var skipBad: Bool
     /// A field whose value becomes each document's key (`"id"`).
     public var keyField: String?
+    /// CSV: whether the first row names the fields (`--header`, the default)
+    /// or is data (`--no-header`: the fields are `c1`, `c2`, …).
+    public var header: Bool
+    /// CSV: column types chosen with `--types name=type,…` instead of inferred.
+    public var columnTypes: [String: CSVColumnType]
 
-    public init(skipBad: Bool = false, keyField: String? = nil) {
+    public init(skipBad: Bool = false, keyField: String? = nil, header: Bool = true, columnTypes: [String: CSVColumnType] = [:]) {
         self.skipBad = skipBad
         self.keyField = keyField
+        self.header = header
+        self.columnTypes = columnTypes
     }
+
+    /// Whether any CSV-only option is set.
+    var hasCSVOptions: Bool { !header || !columnTypes.isEmpty }
 }
 
 /// How results are printed.
