@@ -99,6 +99,31 @@ enum DocumentCodec {
         return try decode(type, from: serialize(value))
     }
 
+    /// Decodes a value of a type whose ``ScalarType`` was found beforehand: a
+    /// column read row after row decodes without comparing metatypes each time.
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, as scalar: ScalarType) throws(DocumentCodingError) -> T {
+        // unsafeBitCast between a type and itself: `scalar` was made from T.
+        switch (scalar, value) {
+        case (.string, .string(let string)): return unsafeBitCast(string, to: T.self)
+        case (.optionalString, .string(let string)): return unsafeBitCast(Optional(string), to: T.self)
+        case (.optionalString, .null): return unsafeBitCast(String?.none, to: T.self)
+        case (.int, .integer(let integer)): return unsafeBitCast(Int(integer), to: T.self)
+        case (.optionalInt, .integer(let integer)): return unsafeBitCast(Optional(Int(integer)), to: T.self)
+        case (.optionalInt, .null): return unsafeBitCast(Int?.none, to: T.self)
+        case (.double, .double(let double)): return unsafeBitCast(double, to: T.self)
+        case (.double, .integer(let integer)): return unsafeBitCast(Double(integer), to: T.self)
+        case (.optionalDouble, .double(let double)): return unsafeBitCast(Optional(double), to: T.self)
+        case (.optionalDouble, .integer(let integer)): return unsafeBitCast(Optional(Double(integer)), to: T.self)
+        case (.optionalDouble, .null): return unsafeBitCast(Double?.none, to: T.self)
+        case (.bool, .bool(let bool)): return unsafeBitCast(bool, to: T.self)
+        case (.optionalBool, .bool(let bool)): return unsafeBitCast(Optional(bool), to: T.self)
+        case (.optionalBool, .null): return unsafeBitCast(Bool?.none, to: T.self)
+        default:
+            // Anything else (other types, a value of another kind: its error) as usual.
+            return try decode(type, from: value)
+        }
+    }
+
     /// The common scalars (strings, integers, doubles, booleans, their optionals
     /// and nil) decoded directly, as the full decoder would decode them; nil for
     /// anything else, which takes the full path.
@@ -123,6 +148,25 @@ enum DocumentCodec {
             return optional.init(nilLiteral: ()) as? T
         default:
             return nil
+        }
+    }
+
+    /// Which of the common scalar types `T` is, found once for a column: each
+    /// metatype comparison at run time looks up generic metadata (`String?`…),
+    /// which cost more than decoding the value itself.
+    enum ScalarType: Sendable {
+        case string, optionalString, int, optionalInt, double, optionalDouble, bool, optionalBool, other
+
+        init<T>(_ type: T.Type) {
+            self = if T.self == String.self { .string }
+                else if T.self == String?.self { .optionalString }
+                else if T.self == Int.self { .int }
+                else if T.self == Int?.self { .optionalInt }
+                else if T.self == Double.self { .double }
+                else if T.self == Double?.self { .optionalDouble }
+                else if T.self == Bool.self { .bool }
+                else if T.self == Bool?.self { .optionalBool }
+                else { .other }
         }
     }
 

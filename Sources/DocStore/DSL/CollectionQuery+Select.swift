@@ -30,11 +30,16 @@ extension CollectionQuery {
         let columnPaths = expressions.map { expression in
             if case .field(let path) = expression { path } else { FieldPath(expression.description) }
         }
+        // Each column's type is looked at once, not on every row.
+        var scalarTypes: [DocumentCodec.ScalarType] = []
+        func addScalarType<T>(_ type: T.Type) { scalarTypes.append(DocumentCodec.ScalarType(type)) }
+        repeat addScalarType((each Column).Value.self)
         func tuple(_ row: [JSONValue]) throws -> (repeat (each Column).Value) {
             var index = 0
             func next<T: Decodable>(_ type: T.Type) throws -> T {
                 defer { index += 1 }
-                return try decode(T.self, from: index < row.count ? row[index] : .null, at: columnPaths[index])
+                let value = index < row.count ? row[index] : .null
+                return try decode(T.self, from: value, at: columnPaths[index], as: scalarTypes[index])
             }
             return (repeat try next((each Column).Value.self))
         }
@@ -144,7 +149,16 @@ extension CollectionQuery {
 
     /// Decodes a value read from the field at `path`, naming the collection and
     /// field when it can't be.
-    func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: FieldPath) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: FieldPath,
+                              as scalarType: DocumentCodec.ScalarType? = nil) throws -> T {
+        if let scalarType, scalarType != .other {
+            do {
+                return try DocumentCodec.decode(T.self, from: value, as: scalarType)
+            } catch {
+                throw DocStoreError.decodingFailed(
+                    collection: collection.name, key: nil, codingPath: path.description, reason: error.reason)
+            }
+        }
         if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
         do {
             return try DocumentCodec.decode(T.self, from: value)
