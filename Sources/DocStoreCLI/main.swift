@@ -27,7 +27,7 @@ struct DocStoreCommand: ParsableCommand {
     @Option(name: .customShort("c"), help: ArgumentHelp("Run one command and exit (non-zero on error).", valueName: "command"))
     var command: String?
 
-    @Option(name: .long, help: "How results are printed: table, json, ndjson or line.")
+    @Option(name: .long, help: "How results are printed: table, csv, tsv, markdown, json, ndjson or line.")
     var mode: OutputMode = .table
 
     func validate() throws {

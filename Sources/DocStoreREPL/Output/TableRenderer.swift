@@ -102,7 +102,7 @@ struct TableRenderer {
         return widths
     }
 
-    private func cell(_ value: JSONValue?) -> (text: String, numeric: Bool, role: TerminalStyle.Role?) {
+    func cell(_ value: JSONValue?) -> (text: String, numeric: Bool, role: TerminalStyle.Role?) {
         guard let value else { return ("", false, nil) }
         let text: String
         var numeric = false

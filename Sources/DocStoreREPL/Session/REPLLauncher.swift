@@ -56,9 +56,9 @@ public enum REPLLauncher {
                                                  displayLimit: interactive ? 100 : nil))
         if let command = arguments.command {
             let result = session.execute(command)
-            return result == .failed ? 1 : 0
+            return session.finish(exitCode: result == .failed ? 1 : 0)
         }
-        guard interactive else { return session.run(reader: PlainLineReader()) }
+        guard interactive else { return session.finish(exitCode: session.run(reader: PlainLineReader())) }
         Interruption.catchSignal()
         session.interruption = .terminal
         output.write(banner(arguments, store: store) + "\n")
@@ -67,7 +67,7 @@ public enum REPLLauncher {
         // descriptors directly anyway.
         guard let input = fdopen(STDIN_FILENO, "r"), let terminalOutput = fdopen(STDOUT_FILENO, "w"),
               let terminalErrors = fdopen(STDERR_FILENO, "w") else {
-            return session.run(reader: PlainLineReader())
+            return session.finish(exitCode: session.run(reader: PlainLineReader()))
         }
         setvbuf(terminalOutput, nil, _IONBF, 0)
         let reader = EditLineReader(
@@ -76,8 +76,8 @@ public enum REPLLauncher {
             complete: { [unowned session] text in
                 Completer.complete((session.isContinuing ? session.pendingText + "\n" : "") + text, schema: session.schemaProvider)
             })
-        guard let reader else { return session.run(reader: PlainLineReader()) }
-        return session.run(reader: reader)
+        guard let reader else { return session.finish(exitCode: session.run(reader: PlainLineReader())) }
+        return session.finish(exitCode: session.run(reader: reader))
     }
 
     static func banner(_ arguments: Arguments, store: DocumentStore) -> String {

@@ -53,6 +53,8 @@ public final class REPLSession {
     private var pending = ""
     private var pendingStartLine = 1
     private var lineNumber = 0
+    /// `.headers`, `.output`, `.once`, `.maxrows`.
+    var outputSettings = OutputSettings()
     /// Whether lines come from a script (piped input), where `.watch`, which
     /// runs until ctrl-C, would keep the rest from ever running.
     var readsScript = false
@@ -151,8 +153,10 @@ public final class REPLSession {
             return .done
         case .showMode:
             let modes = OutputMode.allCases.map(\.rawValue).joined(separator: ", ")
-            output.write("results are printed as \(options.mode.rawValue) (.mode \(modes) changes it)\n")
+            console.write("results are printed as \(options.mode.rawValue) (.mode \(modes) changes it)\n")
             return .done
+        case .headers, .output, .once, .maxRows, .exportQuery:
+            return executeOutputCommand(parsed.command) ?? .done
         case .help(let topic):
             output.write(HelpText.text(topic: topic) + "\n")
             return .done
@@ -163,30 +167,29 @@ public final class REPLSession {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let result: CommandResult
+        let printed: PrintedSummary
         runner.interruption.reset()
         do {
-            result = try runner.run(parsed.command)
+            printed = try runAndPrint(parsed.command)
         } catch let interrupted as Interruption.Interrupted {
             report(interrupted.description)
             return .failed
+        } catch is OutputClosed {
+            // The reader of stdout went away (`| head`): nothing more to show.
+            return .quit
         } catch {
             report("error: \(error)")
             return .failed
         }
         let elapsed = clock.now - start
-        let width = output.terminalWidth
-        let text = format(result, width: width)
-        if let text { output.write(text + "\n") }
         if options.interactive {
-            if options.mode == .table, result.isTable, let width, let text,
-               TerminalText.visibleWidth(String(text.prefix { !$0.isNewline })) > width {
+            if printed.overflows {
                 output.write(style(for: output).apply(.dim, "(wider than the terminal: .mode line shows one field per line)") + "\n")
             }
             let timing = Self.format(elapsed)
-            if let summary = result.countSummary {
+            if let summary = printed.count {
                 output.write(style(for: output).apply(.dim, "\(summary) (\(timing))") + "\n")
-            } else if case .value = result {
+            } else if printed.isValue {
                 output.write(style(for: output).apply(.dim, "(\(timing))") + "\n")
             }
         }
@@ -195,7 +198,7 @@ public final class REPLSession {
 
     /// A result as the session's mode prints it (without a final newline).
     func format(_ result: CommandResult, width: Int?) -> String? {
-        ResultPrinter(mode: options.mode, style: style(for: output), width: width).format(result)
+        ResultPrinter(mode: options.mode, style: style(for: output), width: width, headers: outputSettings.headers).format(result)
     }
 
     func report(_ message: String) {

@@ -1,0 +1,110 @@
+import DocStore
+
+/// `.mode table`, streamed: the boxed table of ``TableRenderer``, written row
+/// by row after a first pass has measured every column (see
+/// ``ResultFormatter``), so that a million-row table into a file takes the
+/// memory of one row and every row lines up.
+///
+///     ┌────┬───────────┐
+///     │ id │ firstName │
+///     ├────┼───────────┤
+///     │ 34 │ David     │
+///     └────┴───────────┘
+struct TableFormatter: ResultFormatter {
+    private var columns: ResultColumns
+    let headers: Bool
+    let style: TerminalStyle
+    let maximumWidth: Int?
+    private var widths: [Int] = []
+    /// Per column: whether every cell is a number or empty (never cut when narrowing).
+    private var numeric: [Bool] = []
+    private var shownWidths: [Int] = []
+
+    init(columns: [String]?, headers: Bool, style: TerminalStyle, maximumWidth: Int?) {
+        self.columns = ResultColumns(columns)
+        self.headers = headers
+        self.style = style
+        self.maximumWidth = maximumWidth
+    }
+
+    private var renderer: TableRenderer { TableRenderer(style: style, maximumWidth: maximumWidth) }
+
+    var needsFirstPass: Bool { true }
+
+    mutating func measure(_ item: ResultItem) throws {
+        let cells = try columns.add(item)
+        while widths.count < cells.count {
+            widths.append(0)
+            numeric.append(true)
+        }
+        let renderer = renderer
+        for (index, value) in cells.enumerated() {
+            let cell = renderer.cell(value)
+            widths[index] = max(widths[index], TerminalText.displayWidth(cell.text))
+            if !cell.numeric, !cell.text.isEmpty { numeric[index] = false }
+        }
+    }
+
+    mutating func begin(into out: inout OutputBuffer) throws {
+        guard !columns.names.isEmpty else { return }
+        let renderer = renderer
+        let headerTexts = columns.names.map { TerminalText.truncated(TerminalText.printable($0), toWidth: renderer.maximumCellWidth) }
+        while widths.count < headerTexts.count {
+            widths.append(0)
+            numeric.append(true)
+        }
+        shownWidths = headers ? zip(widths, headerTexts).map { max($0, TerminalText.displayWidth($1)) } : widths
+        if let maximumWidth {
+            let floors = shownWidths.indices.map { index in
+                numeric[index] ? shownWidths[index]
+                    : min(shownWidths[index], max(headers ? TerminalText.displayWidth(headerTexts[index]) : 0, 6))
+            }
+            // Each column takes its width, a space either side and a bar; plus the last bar.
+            shownWidths = TableRenderer.narrowed(shownWidths, floors: floors, toTotal: maximumWidth - 3 * shownWidths.count - 1) ?? shownWidths
+        }
+        try out.append(border("┌", "┬", "┐"))
+        guard headers else { return }
+        let bar = style.apply(.border, "│")
+        try out.append(bar + headerTexts.enumerated().map { index, header in
+            " " + style.apply(.header, TerminalText.padded(TerminalText.truncated(header, toWidth: shownWidths[index]), toWidth: shownWidths[index])) + " "
+        }.joined(separator: bar) + bar + "\n")
+        try out.append(border("├", "┼", "┤"))
+    }
+
+    func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
+        guard !columns.names.isEmpty else { return }
+        let renderer = renderer
+        let cells = try columns.cells(of: item).map(renderer.cell)
+        let bar = style.apply(.border, "│")
+        var line = bar
+        for (index, cell) in cells.enumerated() {
+            let width = shownWidths[index]
+            let shown = TerminalText.truncated(cell.text, toWidth: width)
+            let padding = String(repeating: " ", count: max(0, width - TerminalText.displayWidth(shown)))
+            let text = cell.role.map { style.apply($0, shown) } ?? shown
+            line += " " + (cell.numeric ? padding + text : text + padding) + " " + bar
+        }
+        try out.append(line + "\n")
+    }
+
+    /// A row of ⋮ where rows were left out.
+    func writeGap(omitted: Int, into out: inout OutputBuffer) throws {
+        guard !columns.names.isEmpty else { return }
+        let bar = style.apply(.border, "│")
+        try out.append(bar + shownWidths.map { " " + style.apply(.dim, TerminalText.padded("⋮", toWidth: $0)) + " " }.joined(separator: bar) + bar + "\n")
+    }
+
+    var overflowsWidth: Bool {
+        guard let maximumWidth, !shownWidths.isEmpty else { return false }
+        return shownWidths.reduce(0, +) + 3 * shownWidths.count + 1 > maximumWidth
+    }
+
+    func end(count: Int, into out: inout OutputBuffer) throws {
+        guard !columns.names.isEmpty else { return }
+        try out.append(border("└", "┴", "┘"))
+    }
+
+    private func border(_ left: String, _ middle: String, _ right: String) -> String {
+        style.apply(.border, left + shownWidths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right) + "\n"
+    }
+}
