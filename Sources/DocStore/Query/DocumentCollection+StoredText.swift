@@ -37,18 +37,25 @@ extension DocumentCollection {
         try ModelCoding.decode(JSONValue.self, from: bytes, collection: collection, key: key)
     }
 
+    /// Checks a stored document's text as every read would parse it, throwing
+    /// an error naming the collection and key when it is damaged; returns
+    /// whether some object in it repeats a member name (parsing keeps the first).
+    package static func validateStoredDocument(_ bytes: UnsafeRawBufferPointer, collection: String,
+                                               key: DocumentKey) throws -> Bool {
+        do {
+            return try DocumentCodec.validate(bytes)
+        } catch {
+            throw DocStoreError.corruptDocument(collection: collection, key: key, reason: error.description)
+        }
+    }
+
     /// Whether a stored document's text can be written out as it is, as one line
     /// of compact JSON meaning what it parses to: valid (an error naming the
     /// collection and key when it is damaged), on one line, no object repeating
     /// a member name (parsing keeps the first; the text would keep both).
     package static func storedDocumentIsPlain(_ bytes: UnsafeRawBufferPointer, collection: String,
                                               key: DocumentKey) throws -> Bool {
-        let repeatsNames: Bool
-        do {
-            repeatsNames = try DocumentCodec.validate(bytes)
-        } catch {
-            throw DocStoreError.corruptDocument(collection: collection, key: key, reason: error.description)
-        }
+        let repeatsNames = try validateStoredDocument(bytes, collection: collection, key: key)
         // Valid JSON holds a raw line break only as white space between tokens.
         return !repeatsNames && !bytes.contains(where: { $0 == 0x0A || $0 == 0x0D })
     }

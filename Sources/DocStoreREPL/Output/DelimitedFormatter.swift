@@ -33,7 +33,7 @@ struct DelimitedFormatter: ResultFormatter {
         try writeLine(columns.names.map(field), into: &out)
     }
 
-    func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
+    mutating func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
         try writeLine(try columns.cells(of: item).map { value in
             switch value {
             case nil, .null?: ""

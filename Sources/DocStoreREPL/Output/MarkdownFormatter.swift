@@ -25,7 +25,7 @@ struct MarkdownFormatter: ResultFormatter {
         try out.append(line(columns.names.map { _ in "---" }))
     }
 
-    func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
+    mutating func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
         try out.append(line(try columns.cells(of: item).map { $0.map { cell(CellText.text($0)) } ?? "" }))
     }
 

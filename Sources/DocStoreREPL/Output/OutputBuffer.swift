@@ -51,6 +51,16 @@ struct OutputBuffer {
         bytes.append(byte)
     }
 
+    /// Appends a string's UTF-8 without checking whether to flush (parts of a line).
+    mutating func appendPart(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(spaces count: Int) {
+        for _ in 0..<max(0, count) { bytes.append(0x20) }
+    }
+
     /// Writes what is buffered once there is enough of it.
     mutating func flushIfFull() throws {
         if bytes.count >= Self.flushSize { try flush() }

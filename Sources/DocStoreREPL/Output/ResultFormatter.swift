@@ -59,11 +59,18 @@ struct FormatSettings {
 /// The columns of a result: given (rows), or the members of its documents in
 /// the order they first appear, with a `value` column for documents that are
 /// not objects.
+///
+/// A stored document's cells are read from its text in place
+/// (``StoredMembers``), each member found by its position in the document
+/// before: documents of one collection mostly share their layout, so most
+/// members are matched by comparing bytes, without building a name.
 struct ResultColumns {
     private(set) var names: [String]
     let given: Bool
-    private var seen: Set<String> = []
+    private var columnOfName: [String: Int] = [:]
     private var hasScalars = false
+    /// Per member position in the last stored document: its name's bytes and column (-1: none).
+    private var layout: [(name: [UInt8], column: Int)] = []
 
     init(_ columns: [String]?) {
         names = columns ?? []
@@ -74,22 +81,38 @@ struct ResultColumns {
     /// given); returns its cells under the columns known so far.
     mutating func add(_ item: ResultItem) throws -> [JSONValue?] {
         if given { return try cells(of: item) }
+        if case .stored(let key, let collection, let text) = item,
+           let cells = try storedCells(text, collection: collection, key: key, adding: true) {
+            return cells
+        }
         let document = try item.value(columns: nil)
         if case .object(let members) = document {
-            for key in members.keys where seen.insert(key).inserted { names.append(key) }
+            for key in members.keys where columnOfName[key] == nil { addColumn(key) }
         } else if !hasScalars {
             hasScalars = true
-            if seen.insert("value").inserted { names.append("value") }
+            if columnOfName["value"] == nil { addColumn("value") }
         }
         return cells(of: document)
     }
 
     /// The item's cells under ``names`` (nil: missing).
-    func cells(of item: ResultItem) throws -> [JSONValue?] {
-        if case .row(let values) = item {
+    mutating func cells(of item: ResultItem) throws -> [JSONValue?] {
+        switch item {
+        case .row(let values):
             return names.indices.map { $0 < values.count ? values[$0] : nil }
+        case .stored(let key, let collection, let text):
+            if let cells = try storedCells(text, collection: collection, key: key, adding: false) {
+                return cells + Array(repeating: nil, count: max(0, names.count - cells.count))
+            }
+            return cells(of: try item.value(columns: nil))
+        case .document(let document):
+            return cells(of: document)
         }
-        return cells(of: try item.value(columns: nil))
+    }
+
+    private mutating func addColumn(_ name: String) {
+        columnOfName[name] = names.count
+        names.append(name)
     }
 
     private func cells(of document: JSONValue) -> [JSONValue?] {
@@ -97,6 +120,37 @@ struct ResultColumns {
             return names.map { members[$0] }
         }
         return names.map { $0 == "value" ? document : nil }
+    }
+
+    /// A stored object's cells, read from its text; nil when it is not an object.
+    private mutating func storedCells(_ text: UnsafeRawBufferPointer, collection: String, key: DocumentKey,
+                                      adding: Bool) throws -> [JSONValue?]? {
+        _ = try DocumentCollection<JSONValue>.validateStoredDocument(text, collection: collection, key: key)
+        var cells = [JSONValue?](repeating: nil, count: names.count)
+        var position = 0
+        let isObject = try StoredMembers.forEach(text) { name, value in
+            let column: Int
+            if position < layout.count, Self.equal(layout[position].name, name) {
+                column = layout[position].column
+            } else {
+                let text = try StoredMembers.name(name, collection: collection, key: key)
+                if columnOfName[text] == nil, adding { addColumn(text) }
+                column = columnOfName[text] ?? -1
+                let entry = (Array(name), column)
+                if position < layout.count { layout[position] = entry } else { layout.append(entry) }
+            }
+            if column >= 0 {
+                if column >= cells.count { cells.append(contentsOf: repeatElement(nil, count: column - cells.count + 1)) }
+                // The first of repeated names wins, as when parsing.
+                if cells[column] == nil { cells[column] = try StoredMembers.value(value, collection: collection, key: key) }
+            }
+            position += 1
+        }
+        return isObject ? cells : nil
+    }
+
+    private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        stored.count == bytes.count && stored.withUnsafeBytes { $0.elementsEqual(bytes) }
     }
 }
 

@@ -71,20 +71,26 @@ struct TableFormatter: ResultFormatter {
         try out.append(border("├", "┼", "┤"))
     }
 
-    func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
+    mutating func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
         guard !columns.names.isEmpty else { return }
         let renderer = renderer
-        let cells = try columns.cells(of: item).map(renderer.cell)
         let bar = style.apply(.border, "│")
-        var line = bar
-        for (index, cell) in cells.enumerated() {
+        out.appendPart(bar)
+        // Appended piece by piece: no line string built per row.
+        for (index, value) in try columns.cells(of: item).enumerated() {
+            let cell = renderer.cell(value)
             let width = shownWidths[index]
             let shown = TerminalText.truncated(cell.text, toWidth: width)
-            let padding = String(repeating: " ", count: max(0, width - TerminalText.displayWidth(shown)))
-            let text = cell.role.map { style.apply($0, shown) } ?? shown
-            line += " " + (cell.numeric ? padding + text : text + padding) + " " + bar
+            let padding = width - TerminalText.displayWidth(shown)
+            out.append(byte: 0x20)
+            if cell.numeric { out.append(spaces: padding) }
+            out.appendPart(cell.role.map { style.apply($0, shown) } ?? shown)
+            if !cell.numeric { out.append(spaces: padding) }
+            out.append(byte: 0x20)
+            out.appendPart(bar)
         }
-        try out.append(line + "\n")
+        out.append(byte: 0x0A)
+        try out.flushIfFull()
     }
 
     /// A row of ⋮ where rows were left out.

@@ -113,7 +113,10 @@ struct TableRenderer {
             role = .null
         case .string(let s):
             text = s
-        case .integer, .double, .exactNumber:
+        case .integer(let i):
+            text = String(i)
+            numeric = true
+        case .double, .exactNumber:
             text = JSONText().string(value)
             numeric = true
         case .bool(let b):
