@@ -41,11 +41,15 @@ struct FormatSettings {
     var style = TerminalStyle.plain
     /// The terminal's width, which tables are narrowed to fit; nil for none (files, pipes).
     var maximumWidth: Int?
+    /// The widest a table cell may be (a terminal's), longer text cut with …;
+    /// nil for none (files and pipes get every character).
+    var maximumCellWidth: Int?
 
     /// A formatter for a stream with these columns (nil: documents).
     func formatter(columns: [String]?) -> any ResultFormatter {
         switch mode {
-        case .table: TableFormatter(columns: columns, headers: headers, style: style, maximumWidth: maximumWidth)
+        case .table: TableFormatter(columns: columns, headers: headers, style: style, maximumWidth: maximumWidth,
+                                    maximumCellWidth: maximumCellWidth)
         case .csv: DelimitedFormatter(columns: columns, headers: headers, delimiter: .comma)
         case .tsv: DelimitedFormatter(columns: columns, headers: headers, delimiter: .tab)
         case .markdown: MarkdownFormatter(columns: columns, headers: headers)

@@ -10,6 +10,8 @@ struct ResultPrinter {
     var width: Int?
     /// Column names above csv, tsv, markdown and table rows.
     var headers = true
+    /// Whether table cells are cut at 40 columns (a terminal).
+    var cutsCells = true
 
     /// The text to print (without a final line ending), or nil for nothing.
     func format(_ result: CommandResult) -> String? {
@@ -34,7 +36,8 @@ struct ResultPrinter {
     }
 
     private func formatItems(columns: [String]?, _ items: [ResultItem]) -> String? {
-        var formatter = FormatSettings(mode: mode, headers: headers, style: style, maximumWidth: width).formatter(columns: columns)
+        var formatter = FormatSettings(mode: mode, headers: headers, style: style, maximumWidth: width,
+                                       maximumCellWidth: cutsCells ? 40 : nil).formatter(columns: columns)
         let sink = BytesSink()
         var out = OutputBuffer(sink: sink)
         do {

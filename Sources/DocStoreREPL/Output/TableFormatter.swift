@@ -15,19 +15,23 @@ struct TableFormatter: ResultFormatter {
     let headers: Bool
     let style: TerminalStyle
     let maximumWidth: Int?
+    let maximumCellWidth: Int?
     private var widths: [Int] = []
     /// Per column: whether every cell is a number or empty (never cut when narrowing).
     private var numeric: [Bool] = []
     private var shownWidths: [Int] = []
 
-    init(columns: [String]?, headers: Bool, style: TerminalStyle, maximumWidth: Int?) {
+    init(columns: [String]?, headers: Bool, style: TerminalStyle, maximumWidth: Int?, maximumCellWidth: Int?) {
         self.columns = ResultColumns(columns)
         self.headers = headers
         self.style = style
         self.maximumWidth = maximumWidth
+        self.maximumCellWidth = maximumCellWidth
     }
 
-    private var renderer: TableRenderer { TableRenderer(style: style, maximumWidth: maximumWidth) }
+    private var renderer: TableRenderer {
+        TableRenderer(style: style, maximumCellWidth: maximumCellWidth ?? Int.max, maximumWidth: maximumWidth)
+    }
 
     var needsFirstPass: Bool { true }
 

@@ -130,7 +130,8 @@ extension REPLSession {
             console.write(text + "\n")
             return PrintedSummary()
         }
-        let printer = ResultPrinter(mode: options.mode, style: settings.style, width: settings.maximumWidth, headers: outputSettings.headers)
+        let printer = ResultPrinter(mode: options.mode, style: settings.style, width: settings.maximumWidth,
+                                    headers: outputSettings.headers, cutsCells: settings.maximumCellWidth != nil)
         if let text = printer.formatLines(result) {
             try Array(text.utf8).withUnsafeBytes { try sink.write($0) }
         }
@@ -143,7 +144,8 @@ extension REPLSession {
     func formatSettings(onScreen: Bool, mode: OutputMode) -> FormatSettings {
         FormatSettings(mode: mode, headers: outputSettings.headers,
                        style: onScreen ? style(for: output) : .plain,
-                       maximumWidth: onScreen ? output.terminalWidth : nil)
+                       maximumWidth: onScreen ? output.terminalWidth : nil,
+                       maximumCellWidth: onScreen && output.isTerminal ? 40 : nil)
     }
 
     /// How many rows the screen shows now, or nil for all.
@@ -176,8 +178,13 @@ extension REPLSession {
                     let printed = try StreamPrinter(settings: settings).print(stream, store: store, to: file)
                     count = "\(Self.grouped(printed.count)) \(stream.noun)\(printed.count == 1 ? "" : "s")"
                 } else {
-                    let result = try runner.run(query)
-                    let printer = ResultPrinter(mode: mode, style: .plain, width: nil, headers: outputSettings.headers)
+                    var result = try runner.run(query)
+                    if case .message(let text) = result {
+                        // A get that found nothing: said on the screen; the file holds no document.
+                        console.write(text + "\n")
+                        result = .documents([])
+                    }
+                    let printer = ResultPrinter(mode: mode, style: .plain, width: nil, headers: outputSettings.headers, cutsCells: false)
                     if let text = printer.formatLines(result) {
                         try Array(text.utf8).withUnsafeBytes { try file.write($0) }
                     }
