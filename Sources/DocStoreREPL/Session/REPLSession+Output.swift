@@ -137,6 +137,9 @@ extension REPLSession {
         }
         var summary = PrintedSummary(count: result.countSummary)
         if case .value = result { summary.isValue = true }
+        if options.mode == .table, result.isTable, let width = settings.maximumWidth, let text = printer.format(result) {
+            summary.overflows = TerminalText.visibleWidth(String(text.prefix { !$0.isNewline })) > width
+        }
         return summary
     }
 
