@@ -99,7 +99,8 @@ struct ResultColumns {
         return cells(of: document)
     }
 
-    /// The item's cells under ``names`` (nil: missing).
+    /// The item's cells under ``names`` (nil: missing). Documents must have
+    /// gone through ``add(_:)`` first, in the same read transaction.
     mutating func cells(of item: ResultItem) throws -> [JSONValue?] {
         switch item {
         case .row(let values):
@@ -127,9 +128,13 @@ struct ResultColumns {
     }
 
     /// A stored object's cells, read from its text; nil when it is not an object.
+    ///
+    /// The text is validated when `adding` (the first pass). The second pass
+    /// (``cells(of:)``) reads the same texts in the same read transaction,
+    /// already validated, so it only scans them.
     private mutating func storedCells(_ text: UnsafeRawBufferPointer, collection: String, key: DocumentKey,
                                       adding: Bool) throws -> [JSONValue?]? {
-        _ = try DocumentCollection<JSONValue>.validateStoredDocument(text, collection: collection, key: key)
+        if adding { _ = try DocumentCollection<JSONValue>.validateStoredDocument(text, collection: collection, key: key) }
         var cells = [JSONValue?](repeating: nil, count: names.count)
         var position = 0
         let isObject = try StoredMembers.forEach(text) { name, value in

@@ -43,9 +43,9 @@ struct TableFormatter: ResultFormatter {
         }
         let renderer = renderer
         for (index, value) in cells.enumerated() {
-            let cell = renderer.cell(value)
-            widths[index] = max(widths[index], TerminalText.displayWidth(cell.text))
-            if !cell.numeric, !cell.text.isEmpty { numeric[index] = false }
+            let cell = renderer.measuredCell(value)
+            widths[index] = max(widths[index], cell.width)
+            if !cell.numeric, cell.width > 0 { numeric[index] = false }
         }
     }
 
@@ -82,10 +82,11 @@ struct TableFormatter: ResultFormatter {
         out.appendPart(bar)
         // Appended piece by piece: no line string built per row.
         for (index, value) in try columns.cells(of: item).enumerated() {
-            let cell = renderer.cell(value)
+            let cell = renderer.measuredCell(value)
             let width = shownWidths[index]
-            let shown = TerminalText.truncated(cell.text, toWidth: width)
-            let padding = width - TerminalText.displayWidth(shown)
+            // Cut only when the terminal narrowed the column below the cell.
+            let shown = cell.width <= width ? cell.text : TerminalText.truncated(cell.text, toWidth: width)
+            let padding = width - (cell.width <= width ? cell.width : TerminalText.displayWidth(shown))
             out.append(byte: 0x20)
             if cell.numeric { out.append(spaces: padding) }
             out.appendPart(cell.role.map { style.apply($0, shown) } ?? shown)

@@ -6,12 +6,21 @@ enum TerminalText {
     /// The number of terminal cells `text` takes.
     static func displayWidth(_ text: String) -> Int {
         // Printable ASCII (most cells) takes one cell a byte: no Character walk.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        if isPlainASCII(text) { return text.utf8.count }
         var total = 0
         for character in text {
             total += width(of: character)
         }
         return total
+    }
+
+    /// Whether `text` is printable ASCII only: one cell a byte, nothing to clean.
+    static func isPlainASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        }
     }
 
     /// The number of terminal cells `text` takes once printed: ANSI colour
