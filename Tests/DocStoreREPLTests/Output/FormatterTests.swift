@@ -1,4 +1,5 @@
 import DocStore
+import GRDB
 import Testing
 @testable import DocStoreREPL
 
@@ -75,6 +76,23 @@ struct FormatterTests {
         harness.feed(".maxrows all", "n.count { $0.id > 0 }", "n")
         #expect(harness.output.text.contains("│ 13 │"))
         #expect(harness.output.text.contains("25 documents ("))
+    }
+
+    /// Cells read from the stored text in place mean what parsing it means:
+    /// escapes decoded, the first of repeated names kept, white space skipped.
+    @Test func storedTextReadInPlaceAgreesWithParsing() throws {
+        let store = try DocumentStore.inMemory()
+        try store.collection(named: "d").insert(contentsOf: [["id": 1], ["id": 2]])
+        try store.databaseWriter.write { db in
+            try db.execute(sql: #"UPDATE d SET body = ' { "id" : 1, "a\u0022b" : "t\u00e9", "x": 2, "x": 3, "n": [1, {"k": null}] } ' WHERE key = 1"#)
+        }
+        let harness = try SessionHarness(interactive: false, sample: false, store: store)
+        harness.feed(".mode csv", "d")
+        #expect(harness.output.text == "id,\"a\"\"b\",x,n\r\n1,té,2,\"[1,{\"\"k\"\":null}]\"\r\n2,,,\r\n", "\(harness.output.text)")
+        harness.feed(".mode ndjson", "d")
+        let ndjson: String = #"{"id":1,"a\"b":"té","x":2,"n":[1,{"k":null}]}"# + "\n" + #"{"id":2}"# + "\n"
+        #expect(harness.output.text.hasSuffix(ndjson), "\(harness.output.text)")
+        #expect(harness.errors.text.isEmpty, "\(harness.errors.text)")
     }
 
     @Test func groupedCounts() {
