@@ -53,7 +53,7 @@ public enum REPLLauncher {
         let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let session = REPLSession(store: store, output: output, errors: errors,
                                   options: .init(mode: arguments.mode, interactive: interactive, color: color,
-                                                 displayLimit: interactive ? 100 : nil))
+                                                 displayLimit: interactive && output.isTerminal ? 100 : nil))
         if let command = arguments.command {
             let result = session.execute(command)
             return session.finish(exitCode: result == .failed ? 1 : 0)

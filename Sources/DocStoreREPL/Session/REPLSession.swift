@@ -20,8 +20,9 @@ public final class REPLSession {
         public var interactive: Bool
         /// ANSI colours (only ever on a terminal).
         public var color: Bool
-        /// At most how many documents a query without `.limit` prints (the
-        /// rest is announced, as mongosh does), or nil for all.
+        /// At most how many rows a long result shows at an interactive prompt
+        /// (its first and last, and the count) when the screen's height is
+        /// unknown and `.maxrows` was not given, or nil for all.
         public var displayLimit: Int?
 
         public init(mode: OutputMode = .table, interactive: Bool, color: Bool = false, displayLimit: Int? = nil) {
