@@ -148,6 +148,11 @@ struct TerminalTests {
 
             try screen.type(".quit")
             try screen.send("Enter")
+            // The screen ends with the scope: first let the REPL read `.quit` (and save it).
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline, (try? String(contentsOfFile: history, encoding: .utf8))?.contains(".quit") != true {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
         }
 
         // History was saved, and a new session recalls it.
