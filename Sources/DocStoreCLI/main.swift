@@ -34,7 +34,7 @@ struct DocStoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Scripts and -c report each error with its line and go on; exit code 1 at the end if any failed.")
     var keepGoing = false
 
-    @Option(name: .long, help: "How results are printed: table, json, ndjson or line.")
+    @Option(name: .long, help: "How results are printed: table, csv, tsv, markdown, json, ndjson or line.")
     var mode: OutputMode = .table
 
     func validate() throws {

@@ -33,7 +33,7 @@ final class CommandRunner {
         }
         defer { if command.writes { schema.invalidate() } }
         switch command {
-        case .empty, .quit, .mode, .showMode, .help:
+        case .empty, .quit, .mode, .showMode, .help, .headers, .output, .once, .maxRows, .exportQuery:
             return .none
         case .read, .timer:
             throw CommandError("\(command) runs only in a session (REPLSession.execute)")

@@ -15,7 +15,8 @@ struct Exporter {
     func export(toPath path: String) throws -> Int {
         let ext = (path as NSString).pathExtension.lowercased()
         guard ["ndjson", "jsonl", "json"].contains(ext) else {
-            throw CommandError("export to a .ndjson or .json file (\(path) has neither extension)")
+            throw CommandError("export a collection to a .ndjson or .json file (\(path) has neither extension); "
+                + "for other formats put the file first: .export \(path) \(collection)")
         }
         let asArray = ext == "json"
         let writer = JSONText(options: .sortedKeys)

@@ -26,7 +26,7 @@ struct JSONText {
         return out
     }
 
-    private func write(_ value: JSONValue, into out: inout String, indent: Int) {
+    func write(_ value: JSONValue, into out: inout String, indent: Int) {
         switch value {
         case .null: out += style.apply(.null, "null")
         case .bool(let b): out += style.apply(.literal, b ? "true" : "false")

@@ -36,6 +36,13 @@ struct AtomicFileWriter: ~Copyable {
         return result
     }
 
+    /// Opens the temporary file for `path`, for a writer that lives longer than
+    /// one call (`.output FILE`); ``commit()`` puts it in place, ``discard()``
+    /// (or dropping it uncommitted) removes it.
+    static func start(toPath path: String) throws -> AtomicFileWriter {
+        try AtomicFileWriter(path: path)
+    }
+
     private init(path requested: String) throws {
         let target = try Self.checkedTarget(requested)
         let folder = (target.path as NSString).deletingLastPathComponent
@@ -62,22 +69,33 @@ struct AtomicFileWriter: ~Copyable {
 
     /// Appends bytes to the temporary file.
     mutating func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = writeDescriptor(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(errno, while: "writing")
-                }
-                offset += written
+        try bytes.withUnsafeBytes { try write(raw: $0) }
+    }
+
+    /// Appends bytes to the temporary file.
+    func write(raw: UnsafeRawBufferPointer) throws {
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let written = writeDescriptor(descriptor, base + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno, while: "writing")
             }
+            offset += written
+        }
+    }
+
+    /// Cuts the temporary file back to its first `size` bytes: a command that
+    /// failed while writing into `.output`'s file takes back what it wrote.
+    func truncate(toSize size: Int) throws {
+        guard ftruncate(descriptor, off_t(size)) == 0, lseek(descriptor, off_t(size), SEEK_SET) >= 0 else {
+            throw failure(errno, while: "truncating")
         }
     }
 
     /// Makes the new content durable, then puts it in place of the target.
-    private consuming func commit() throws {
+    consuming func commit() throws {
         if fsync(descriptor) != 0 {
             let failure = failure(errno, while: "flushing")
             discard()
@@ -102,7 +120,7 @@ struct AtomicFileWriter: ~Copyable {
     }
 
     /// Removes the temporary file; the target stays as it was.
-    private consuming func discard() {
+    consuming func discard() {
         close(descriptor)
         unlink(temporaryPath)
     }

@@ -1,73 +1,78 @@
 import DocStore
-import OrderedCollections
 
-/// Formats a ``CommandResult`` in an ``OutputMode``.
+/// Formats a whole ``CommandResult`` (a `get`, `.indexes`, a watched query's
+/// result) in an ``OutputMode``: documents and rows go through the same
+/// ``ResultFormatter``s as streamed results.
 struct ResultPrinter {
     var mode: OutputMode
     var style: TerminalStyle
     /// The terminal's width, which tables are narrowed to fit; nil for none.
     var width: Int?
+    /// Column names above csv, tsv, markdown and table rows.
+    var headers = true
+    /// Whether table cells are cut at 40 columns (a terminal).
+    var cutsCells = true
 
-    /// The text to print (without a final newline), or nil for nothing.
+    /// The text to print (without a final line ending), or nil for nothing.
     func format(_ result: CommandResult) -> String? {
+        guard var text = formatLines(result) else { return nil }
+        // "\r\n" is one Character.
+        if text.hasSuffix("\r\n") || text.hasSuffix("\n") { text.removeLast() }
+        return text.isEmpty ? nil : text
+    }
+
+    /// The text to print, ending with its line ending (CRLF in CSV), or nil for nothing.
+    func formatLines(_ result: CommandResult) -> String? {
         switch result {
         case .none: return nil
-        case .message(let text), .text(let text): return text
-        case .value(let value): return formatValue(value)
-        case .documents(let documents), .firstDocuments(let documents): return formatDocuments(documents)
+        case .message(let text), .text(let text): return text + "\n"
+        case .value(let value): return formatValue(value) + (mode == .csv ? "\r\n" : "\n")
+        case .documents(let documents), .firstDocuments(let documents):
+            if documents.isEmpty, mode != .json { return nil }
+            return formatItems(columns: nil, documents.map(ResultItem.document))
         case .document(let document):
-            return mode == .json ? JSONText(options: .pretty, style: style).string(document) : formatDocuments([document])
+            // One document (`get`): itself, not an array of one.
+            if mode == .json { return JSONText(options: .pretty, style: style).string(document) + "\n" }
+            return formatItems(columns: nil, [ResultItem.document(document)])
         case .rows(let columns, let rows), .firstRows(let columns, let rows):
-            if mode == .table { return table.render(columns: columns, rows: rows) }
-            // Other modes show rows as objects keyed by column, missing cells left out.
-            return formatDocuments(rows.map { row in
-                var members = OrderedDictionary<String, JSONValue>()
-                for (index, column) in columns.enumerated() where index < row.count {
-                    if let value = row[index] { members[column] = value }
-                }
-                return .object(members)
-            })
+            return formatItems(columns: columns, rows.map(ResultItem.row))
         }
     }
 
-    private var table: TableRenderer {
-        TableRenderer(style: style, maximumWidth: width)
-    }
-
-    private func formatDocuments(_ documents: [JSONValue]) -> String? {
-        switch mode {
-        case .table:
-            return documents.isEmpty ? nil : table.render(documents: documents)
-        case .json:
-            return JSONText(options: .pretty, style: style).string(.array(documents))
-        case .ndjson:
-            return documents.isEmpty ? nil : documents.map { JSONText(style: style).string($0) }.joined(separator: "\n")
-        case .line:
-            return documents.isEmpty ? nil : documents.map(lineRecord).joined(separator: "\n\n")
+    private func formatItems(columns: [String]?, _ items: [ResultItem]) -> String? {
+        var formatter = FormatSettings(mode: mode, headers: headers, style: style, maximumWidth: width,
+                                       maximumCellWidth: cutsCells ? 40 : nil).formatter(columns: columns)
+        let sink = BytesSink()
+        var out = OutputBuffer(sink: sink)
+        do {
+            if formatter.needsFirstPass { for item in items { try formatter.measure(item) } }
+            try formatter.begin(into: &out)
+            for item in items { try formatter.write(item, into: &out) }
+            try formatter.end(count: items.count, into: &out)
+            try out.flush()
+        } catch {
+            // Decoded items can't fail, and the sink is memory.
+            return "error: \(error)"
         }
-    }
-
-    /// `field = value`, names right-aligned as SQLite's line mode does.
-    private func lineRecord(_ document: JSONValue) -> String {
-        guard case .object(let members) = document else { return "value = " + plain(document) }
-        let width = members.keys.map { TerminalText.displayWidth(TerminalText.printable($0)) }.max() ?? 0
-        return members.map { key, value in
-            let name = TerminalText.printable(key)
-            return String(repeating: " ", count: width - TerminalText.displayWidth(name)) + style.apply(.key, name) + " = " + plain(value)
-        }.joined(separator: "\n")
+        return sink.bytes.isEmpty ? nil : String(decoding: sink.bytes, as: UTF8.self)
     }
 
     private func formatValue(_ value: JSONValue) -> String {
         switch mode {
         case .json: JSONText(options: .pretty, style: style).string(value)
         case .ndjson: JSONText(style: style).string(value)
-        case .table, .line: plain(value)
+        case .csv: DelimitedFormatter(columns: [], headers: false, delimiter: .comma).field(CellText.text(value))
+        case .tsv: DelimitedFormatter(columns: [], headers: false, delimiter: .tab).field(CellText.text(value))
+        case .table, .line, .markdown: LineFormatter.plain(value, style: style)
         }
     }
+}
 
-    /// A value as a person reads it: strings without quotes, the rest as JSON.
-    private func plain(_ value: JSONValue) -> String {
-        if case .string(let s) = value { return TerminalText.printable(s) }
-        return JSONText(options: .spaced, style: style).string(value)
+/// Bytes collected in memory.
+final class BytesSink: ByteSink {
+    private(set) var bytes: [UInt8] = []
+
+    func write(_ raw: UnsafeRawBufferPointer) throws {
+        bytes.append(contentsOf: raw)
     }
 }

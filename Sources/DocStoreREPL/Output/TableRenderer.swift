@@ -102,8 +102,14 @@ struct TableRenderer {
         return widths
     }
 
-    private func cell(_ value: JSONValue?) -> (text: String, numeric: Bool, role: TerminalStyle.Role?) {
-        guard let value else { return ("", false, nil) }
+    func cell(_ value: JSONValue?) -> (text: String, numeric: Bool, role: TerminalStyle.Role?) {
+        let cell = measuredCell(value)
+        return (cell.text, cell.numeric, cell.role)
+    }
+
+    /// A cell's text as shown, and its width in terminal cells.
+    func measuredCell(_ value: JSONValue?) -> (text: String, width: Int, numeric: Bool, role: TerminalStyle.Role?) {
+        guard let value else { return ("", 0, false, nil) }
         let text: String
         var numeric = false
         var role: TerminalStyle.Role?
@@ -113,7 +119,10 @@ struct TableRenderer {
             role = .null
         case .string(let s):
             text = s
-        case .integer, .double, .exactNumber:
+        case .integer(let i):
+            text = String(i)
+            numeric = true
+        case .double, .exactNumber:
             text = JSONText().string(value)
             numeric = true
         case .bool(let b):
@@ -121,6 +130,12 @@ struct TableRenderer {
         case .array, .object:
             text = JSONText(options: .spaced).string(value)
         }
-        return (TerminalText.truncated(TerminalText.printable(text), toWidth: maximumCellWidth), numeric, role)
+        // Printable ASCII (most cells) needs no cleaning, and its width is its length.
+        if TerminalText.isPlainASCII(text) {
+            let width = text.utf8.count
+            if width <= maximumCellWidth { return (text, width, numeric, role) }
+        }
+        let shown = TerminalText.truncated(TerminalText.printable(text), toWidth: maximumCellWidth)
+        return (shown, TerminalText.displayWidth(shown), numeric, role)
     }
 }

@@ -5,11 +5,22 @@
 enum TerminalText {
     /// The number of terminal cells `text` takes.
     static func displayWidth(_ text: String) -> Int {
+        // Printable ASCII (most cells) takes one cell a byte: no Character walk.
+        if isPlainASCII(text) { return text.utf8.count }
         var total = 0
         for character in text {
             total += width(of: character)
         }
         return total
+    }
+
+    /// Whether `text` is printable ASCII only: one cell a byte, nothing to clean.
+    static func isPlainASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        }
     }
 
     /// The number of terminal cells `text` takes once printed: ANSI colour
@@ -52,7 +63,8 @@ enum TerminalText {
     /// `text` with control characters shown as their Unicode control pictures
     /// (NUL as ␀, ESC as ␛), tabs as one space, and newlines as ↵.
     static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        // Control characters are single UTF-8 bytes: a byte scan finds them.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {

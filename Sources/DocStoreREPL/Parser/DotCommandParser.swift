@@ -1,3 +1,5 @@
+import Foundation
+
 /// Dot-commands: `.collections`, `.schema players`, `.import people People.csv`…
 /// Their arguments are words (file names may hold any character; quote them
 /// with "…" when they contain spaces), not query syntax, except `.explain`'s.
@@ -9,8 +11,12 @@ enum DotCommandParser {
         (".explain", "QUERY", "how the store runs a query (which index it uses)"),
         (".watch", "QUERY", "print a query's result, then again after each change (from any process); ctrl-C stops"),
         (".import", "COLLECTION FILE [OPTIONS]", "import .json, .ndjson or .csv; options --skip-bad, --key FIELD, and for CSV --types COL=TYPE,… (string, int, real, bool), --no-header"),
-        (".export", "COLLECTION FILE", "export to .ndjson or .json (sorted keys)"),
-        (".mode", "table|json|ndjson|line", "how results are printed"),
+        (".export", "COLLECTION FILE | FILE QUERY", "a collection to .ndjson or .json (sorted keys); a query's result to .csv .tsv .md .json .ndjson or .txt"),
+        (".mode", "table|csv|tsv|markdown|json|ndjson|line", "how results are printed"),
+        (".headers", "on|off", "column names above csv, tsv, markdown and table rows"),
+        (".output", "[FILE]", "results go to FILE (written whole when switched back), or back to the screen"),
+        (".once", "FILE", "the next command's results go to FILE"),
+        (".maxrows", "N|all|screen", "rows a long result shows in a terminal: first and last, and the count"),
         (".read", "FILE", "run the commands in FILE as piped input runs them (stops at the first error unless --keep-going)"),
         (".timer", "on|off", "print each command's real, user and system time (Run Time: …)"),
         (".drop", "COLLECTION", "delete a collection and its indexes"),
@@ -75,7 +81,8 @@ enum DotCommandParser {
         case ".mode":
             guard let word = words.first else { return ParsedCommand(.showMode) }
             guard let mode = OutputMode(rawValue: word.text) else {
-                throw REPLSyntaxError("unknown mode \(DocumentKeyQuoting.quoted(word.text)): use table, json, ndjson or line", at: word.location)
+                let modes = OutputMode.allCases.map(\.rawValue).joined(separator: ", ")
+                throw REPLSyntaxError("unknown mode \(DocumentKeyQuoting.quoted(word.text)): use one of \(modes)", at: word.location)
             }
             try noMoreThan(1)
             return ParsedCommand(.mode(mode))
@@ -99,6 +106,36 @@ enum DotCommandParser {
         case ".quit", ".exit":
             try noMoreThan(0)
             return ParsedCommand(.quit)
+        case ".headers":
+            guard let word = words.first, word.text == "on" || word.text == "off" else {
+                throw REPLSyntaxError(".headers takes on or off", at: words.first?.location ?? name.end)
+            }
+            try noMoreThan(1)
+            return ParsedCommand(.headers(word.text == "on"))
+        case ".output":
+            try noMoreThan(1)
+            return ParsedCommand(.output(path: words.first?.text))
+        case ".once":
+            guard let word = words.first else {
+                throw REPLSyntaxError(".once needs a file: .once FILE (the next command's results are written to it)", at: name.end)
+            }
+            try noMoreThan(1)
+            return ParsedCommand(.once(path: word.text))
+        case ".maxrows":
+            guard let word = words.first else { return ParsedCommand(.maxRows(nil)) }
+            try noMoreThan(1)
+            switch word.text {
+            case "all", "0": return ParsedCommand(.maxRows(.all))
+            case "screen": return ParsedCommand(.maxRows(.screen))
+            default:
+                guard let count = Int(word.text), count > 0 else {
+                    throw REPLSyntaxError(".maxrows takes a number of rows, all, or screen", at: word.location)
+                }
+                return ParsedCommand(.maxRows(.rows(count)))
+            }
+        case ".export" where words.count >= 2 && OutputMode(fileExtension: (words[0].text as NSString).pathExtension) != nil
+            && !(words.count == 2 && schema.collectionNames().contains(words[0].text)):
+            return try exportQuery(characters, path: words[0], schema: schema)
         case ".export":
             let collection = try collectionArgument()
             guard words.count >= 2 else {
@@ -162,6 +199,36 @@ enum DotCommandParser {
                 message += " (.help lists the commands)"
             }
             throw REPLSyntaxError(message, at: start)
+        }
+    }
+
+    /// `.export FILE QUERY`: a read, parsed as it would be alone (columns kept).
+    private static func exportQuery(_ characters: [Character], path: Word, schema: any SchemaProvider) throws(REPLSyntaxError) -> ParsedCommand {
+        // Blank out everything up to the end of the file name.
+        var blanked = characters
+        var line = 1, column = 1
+        for offset in blanked.indices {
+            if line > path.end.line || (line == path.end.line && column >= path.end.column) { break }
+            if blanked[offset].isNewline {
+                line += 1
+                column = 1
+            } else {
+                blanked[offset] = " "
+                column += 1
+            }
+        }
+        let parsed = try CommandParser.parse(String(blanked), schema: schema)
+        switch parsed.command {
+        case let command where command.writes:
+            throw REPLSyntaxError(".export writes a query's result: this command changes the store; run it alone, then export a query", at: path.end)
+        case .query(_, _, let action) where action != .explain:
+            return ParsedCommand(.exportQuery(path: path.text, parsed.command), warnings: parsed.warnings)
+        case .pipeline(_, _, let action) where action != .explain:
+            return ParsedCommand(.exportQuery(path: path.text, parsed.command), warnings: parsed.warnings)
+        case .get, .indexes:
+            return ParsedCommand(.exportQuery(path: path.text, parsed.command), warnings: parsed.warnings)
+        default:
+            throw REPLSyntaxError(".export FILE takes a query after the file, such as .export hr.csv batting.filter { $0.HR > 50 }", at: path.end)
         }
     }
 

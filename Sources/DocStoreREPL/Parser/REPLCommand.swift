@@ -70,6 +70,19 @@ public enum REPLCommand: Hashable, Sendable {
     case importFile(collection: String, path: String, options: ImportOptions)
     /// `.export coll FILE`
     case exportFile(collection: String, path: String)
+    /// `.export FILE QUERY`: a query's result (documents, rows, a value) in the
+    /// format FILE's extension names.
+    indirect case exportQuery(path: String, REPLCommand)
+    /// `.headers on|off`: column names above csv, tsv, markdown and table rows.
+    case headers(Bool)
+    /// `.output FILE` (results go to FILE until `.output`), or `.output` alone
+    /// (back to the standard output).
+    case output(path: String?)
+    /// `.once FILE`: the next command's results go to FILE.
+    case once(path: String)
+    /// `.maxrows N|all|screen`: how many rows a terminal shows; nil (`.maxrows`
+    /// alone) says the current setting.
+    case maxRows(RowLimit?)
     /// `.mode json|ndjson|table|line`
     case mode(OutputMode)
     /// `.mode` alone: which mode results are printed in (as sqlite3 says)
@@ -98,6 +111,7 @@ public enum REPLCommand: Hashable, Sendable {
     public var writes: Bool {
         switch self {
         case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop, .repair: true
+        case .exportQuery(_, let query): query.writes
         case .query(_, _, .delete), .query(_, _, .update): true
         default: false
         }
@@ -137,6 +151,35 @@ public enum OutputMode: String, Hashable, Sendable, CaseIterable {
     case ndjson
     /// `field = value` lines, a blank line between documents.
     case line
+    /// Comma-separated values (RFC 4180), nested values as compact JSON.
+    case csv
+    /// Tab-separated values, tabs and line breaks in fields escaped.
+    case tsv
+    /// A Markdown table.
+    case markdown
+
+    /// The mode a file's extension names (`.export FILE QUERY`), or nil.
+    public init?(fileExtension: String) {
+        switch fileExtension.lowercased() {
+        case "csv": self = .csv
+        case "tsv", "tab": self = .tsv
+        case "md", "markdown": self = .markdown
+        case "json": self = .json
+        case "ndjson", "jsonl": self = .ndjson
+        case "txt": self = .table
+        default: return nil
+        }
+    }
+}
+
+/// How many rows of a result an interactive terminal shows.
+public enum RowLimit: Hashable, Sendable {
+    /// As many as fit the screen (the default).
+    case screen
+    /// Every row.
+    case all
+    /// At most this many: the first and last halves of a longer table.
+    case rows(Int)
 }
 
 /// A parsed command and the warnings found on the way (a field that no sampled

@@ -62,9 +62,10 @@ public enum REPLLauncher {
         let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let session = REPLSession(store: store, output: output, errors: errors,
                                   options: .init(mode: arguments.mode, interactive: interactive, color: color,
-                                                 displayLimit: interactive ? 100 : nil, keepGoing: arguments.keepGoing))
-        if !arguments.commands.isEmpty { return session.run(commands: arguments.commands) }
-        guard interactive else { return session.run(reader: PlainLineReader()) }
+                                                 displayLimit: interactive && output.isTerminal ? 100 : nil,
+                                                 keepGoing: arguments.keepGoing))
+        if !arguments.commands.isEmpty { return session.finish(exitCode: session.run(commands: arguments.commands)) }
+        guard interactive else { return session.finish(exitCode: session.run(reader: PlainLineReader())) }
         Interruption.catchSignal()
         session.interruption = .terminal
         output.write(banner(arguments, store: store) + "\n")
@@ -73,7 +74,7 @@ public enum REPLLauncher {
         // descriptors directly anyway.
         guard let input = fdopen(STDIN_FILENO, "r"), let terminalOutput = fdopen(STDOUT_FILENO, "w"),
               let terminalErrors = fdopen(STDERR_FILENO, "w") else {
-            return session.run(reader: PlainLineReader())
+            return session.finish(exitCode: session.run(reader: PlainLineReader()))
         }
         setvbuf(terminalOutput, nil, _IONBF, 0)
         let reader = EditLineReader(
@@ -82,8 +83,8 @@ public enum REPLLauncher {
             complete: { [unowned session] text in
                 Completer.complete((session.isContinuing ? session.pendingText + "\n" : "") + text, schema: session.schemaProvider)
             })
-        guard let reader else { return session.run(reader: PlainLineReader()) }
-        return session.run(reader: reader)
+        guard let reader else { return session.finish(exitCode: session.run(reader: PlainLineReader())) }
+        return session.finish(exitCode: session.run(reader: reader))
     }
 
     static func banner(_ arguments: Arguments, store: DocumentStore) -> String {

@@ -137,7 +137,6 @@ extension REPLSession {
         case .empty, .timer, .read, .quit: return
         default: break
         }
-        let target = options.interactive ? output : errors
-        target.write(RunTime.now().report(since: start) + "\n")
+        console.write(RunTime.now().report(since: start) + "\n")
     }
 }

@@ -21,8 +21,9 @@ public final class REPLSession {
         public var interactive: Bool
         /// ANSI colours (only ever on a terminal).
         public var color: Bool
-        /// At most how many documents a query without `.limit` prints (the
-        /// rest is announced, as mongosh does), or nil for all.
+        /// At most how many rows a long result shows at an interactive prompt
+        /// (its first and last, and the count) when the screen's height is
+        /// unknown and `.maxrows` was not given, or nil for all.
         public var displayLimit: Int?
         /// Scripts (piped input, `.read`, several `-c`) report each error with
         /// its line and go on, failing at the end (`--keep-going`), instead of
@@ -63,6 +64,8 @@ public final class REPLSession {
     var pending = ""
     var pendingStartLine = 1
     var lineNumber = 0
+    /// `.headers`, `.output`, `.once`, `.maxrows`.
+    var outputSettings = OutputSettings()
     /// The script being read by `.read` (or the `-c` being run), named in
     /// error locations; nil for standard input and the prompt.
     var sourceName: String?
@@ -170,8 +173,10 @@ public final class REPLSession {
             return .done
         case .showMode:
             let modes = OutputMode.allCases.map(\.rawValue).joined(separator: ", ")
-            output.write("results are printed as \(options.mode.rawValue) (.mode \(modes) changes it)\n")
+            console.write("results are printed as \(options.mode.rawValue) (.mode \(modes) changes it)\n")
             return .done
+        case .headers, .output, .once, .maxRows, .exportQuery:
+            return executeOutputCommand(parsed.command) ?? .done
         case .help(let topic):
             output.write(HelpText.text(topic: topic) + "\n")
             return .done
@@ -180,7 +185,7 @@ public final class REPLSession {
         case .read(let path):
             return read(path)
         case .timer(nil):
-            output.write("the timer is \(options.timer ? "on" : "off") (.timer on|off changes it)\n")
+            console.write("the timer is \(options.timer ? "on" : "off") (.timer on|off changes it)\n")
             return .done
         case .timer(let on?):
             options.timer = on
@@ -190,13 +195,17 @@ public final class REPLSession {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let result: CommandResult
+        let printed: PrintedSummary
         runner.interruption.reset()
         do {
-            result = try runner.interruption.interruptible { try runner.run(parsed.command) }
+            // Printing is inside: ctrl-C while rows stream out stops the query too.
+            printed = try runner.interruption.interruptible { try runAndPrint(parsed.command) }
         } catch let interrupted as Interruption.Interrupted {
             report(interrupted.description)
             return .failed
+        } catch is OutputClosed {
+            // The reader of stdout went away (`| head`): nothing more to show.
+            return .quit
         } catch where runner.interruption.isRequested {
             // ctrl-C interrupted a statement: its transaction was rolled back.
             report(Self.interruptedMessage(parsed.command))
@@ -206,18 +215,14 @@ public final class REPLSession {
             return .failed
         }
         let elapsed = clock.now - start
-        let width = output.terminalWidth
-        let text = format(result, width: width)
-        if let text { output.write(text + "\n") }
         if options.interactive {
-            if options.mode == .table, result.isTable, let width, let text,
-               TerminalText.visibleWidth(String(text.prefix { !$0.isNewline })) > width {
+            if printed.overflows {
                 output.write(style(for: output).apply(.dim, "(wider than the terminal: .mode line shows one field per line)") + "\n")
             }
             let timing = Self.format(elapsed)
-            if let summary = result.countSummary {
+            if let summary = printed.count {
                 output.write(style(for: output).apply(.dim, "\(summary) (\(timing))") + "\n")
-            } else if case .value = result {
+            } else if printed.isValue {
                 output.write(style(for: output).apply(.dim, "(\(timing))") + "\n")
             }
         }
@@ -226,7 +231,7 @@ public final class REPLSession {
 
     /// A result as the session's mode prints it (without a final newline).
     func format(_ result: CommandResult, width: Int?) -> String? {
-        ResultPrinter(mode: options.mode, style: style(for: output), width: width).format(result)
+        ResultPrinter(mode: options.mode, style: style(for: output), width: width, headers: outputSettings.headers).format(result)
     }
 
     func report(_ message: String) {

@@ -77,12 +77,13 @@ struct PipelineParserTests {
         #expect(parseError(#"players.join(nowhere, on: \.teamId, as: \.x)"#)?.message.contains("no collection") == true)
     }
 
-    @Test func interactiveSessionsShowTheFirstRowsOfAGroupWithoutLimit() throws {
+    @Test func interactiveSessionsShowTheFirstAndLastRowsOfALongGroup() throws {
         let harness = try SessionHarness(displayLimit: 2)
         harness.feed(#"players.group(by: \.number) { (n: $0.count()) }"#)
-        #expect(harness.output.text.contains("the first 2 rows; more follow"), "\(harness.output.text)")
+        #expect(harness.output.text.contains("4 rows, 2 shown; .maxrows N"), "\(harness.output.text)")
+        #expect(harness.output.text.contains("│      2 │ 1 │\n│ ⋮      │ ⋮ │\n│     34 │ 1 │"), "\(harness.output.text)")
         harness.feed(#"players.group(by: \.teamId) { (n: $0.count()) }.limit(3)"#)
-        #expect(!harness.output.text.hasSuffix("more follow"), "\(harness.output.text)")
+        #expect(harness.output.text.contains("\n1 row ("), "\(harness.output.text)")
         #expect(harness.errors.text.isEmpty, "\(harness.errors.text)")
     }
 

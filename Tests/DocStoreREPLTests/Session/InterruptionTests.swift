@@ -5,16 +5,17 @@ import Testing
 
 @Suite("ctrl-C and the display limit")
 struct InterruptionTests {
-    @Test func queriesWithoutALimitShowTheFirstDocuments() throws {
+    @Test func longResultsShowTheirFirstAndLastDocuments() throws {
         let harness = try SessionHarness(displayLimit: 3)
         #expect(harness.feed("players") == .done)
-        #expect(harness.output.text.contains("the first 3 documents; more match (.count() counts them"))
-        #expect(!harness.output.text.contains("Ortiz"))  // key 34, the fourth
+        #expect(harness.output.text.contains("4 documents, 3 shown; .maxrows N, or .once FILE for all ("))
+        // Keys 2 and 12 first, 34 last; 15, the third, is left out.
+        #expect(harness.output.text.contains("Bogaerts") && harness.output.text.contains("Napoli") && harness.output.text.contains("Ortiz"))
+        #expect(!harness.output.text.contains("Pedroia"))
         #expect(harness.feed("players.filter { $0.teamId == 1 }.sorted { $0.number.descending }") == .done)
-        #expect(harness.output.text.components(separatedBy: "the first 3 documents").count == 3)
-        // An explicit limit is obeyed, and a result that fits is shown whole.
-        #expect(harness.feed("players.limit(4)") == .done)
-        #expect(harness.output.text.contains("\n4 documents ("))
+        #expect(harness.output.text.components(separatedBy: "4 documents, 3 shown").count == 3)
+        #expect(!harness.output.text.contains("Napoli │      12 │"))
+        // A result that fits is shown whole.
         #expect(harness.feed("teams.filter { $0.id <= 3 }") == .done)
         #expect(harness.output.text.contains("\n3 documents ("))
     }

@@ -47,7 +47,7 @@ struct SessionTests {
         harness.feed(".mode line", "teams.get(3)")
         #expect(harness.output.text.contains("city = Tampa Bay"))
         #expect(harness.feed(".mode") == .done)
-        #expect(harness.output.text.contains("results are printed as line (.mode table, json, ndjson, line changes it)\n"))
+        #expect(harness.output.text.contains("results are printed as line (.mode table, json, ndjson, line, csv, tsv, markdown changes it)\n"))
         harness.feed(".help")
         #expect(harness.output.text.contains(".import COLLECTION FILE"))
         #expect(harness.feed(".quit") == .quit)

@@ -1,0 +1,45 @@
+/// A file results are written to (`.output FILE`, `.once FILE`, `.export FILE
+/// QUERY`), through an ``AtomicFileWriter``: FILE is replaced whole when the
+/// file is closed, and left as it was if it never is (an error, ctrl-C, a
+/// session that ends abnormally drops the temporary file).
+final class OutputFile: ByteSink {
+    let path: String
+    private var writer: AtomicFileWriter?
+    /// How many bytes were written so far.
+    private(set) var size = 0
+
+    /// Opens FILE's temporary file; throws for a directory, a missing folder, a
+    /// file that can't be created.
+    init(path: String) throws {
+        self.path = path
+        writer = try AtomicFileWriter.start(toPath: path)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard writer != nil else { throw CommandError("\(path) is closed") }
+        try writer?.write(raw: bytes)
+        size += bytes.count
+    }
+
+    /// Takes back everything written after the first `size` bytes.
+    func rollBack(toSize size: Int) throws {
+        guard size < self.size else { return }
+        try writer?.truncate(toSize: size)
+        self.size = size
+    }
+
+    /// Puts the file in place of FILE.
+    func commit() throws {
+        guard let writer = writer.take() else { return }
+        try writer.commit()
+    }
+
+    /// Removes the temporary file; FILE stays as it was.
+    func discard() {
+        writer.take()?.discard()
+    }
+
+    deinit {
+        writer.take()?.discard()
+    }
+}

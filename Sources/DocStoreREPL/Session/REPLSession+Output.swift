@@ -1,0 +1,231 @@
+import DocStore
+import Foundation
+
+/// Where a session's results go and how they look, besides the mode.
+struct OutputSettings {
+    /// Column names above csv, tsv, markdown and table rows (`.headers`).
+    var headers = true
+    /// How many rows an interactive screen shows (`.maxrows`).
+    var rowLimit = RowLimit.screen
+    /// `.output FILE`: results go to it until `.output` alone.
+    var file: OutputFile?
+    /// `.once FILE`: the next command's results go to it.
+    var oncePath: String?
+}
+
+/// What printing a command's result showed, for the summary line at a prompt.
+struct PrintedSummary {
+    /// "3 documents", "108 789 rows, 40 shown; …", or nil (a message, a value).
+    var count: String?
+    /// A single value was printed (its timing is shown alone).
+    var isValue = false
+    /// A table came out wider than the terminal.
+    var overflows = false
+}
+
+extension REPLSession {
+    /// Where messages go: the screen at a prompt; stderr otherwise, so that
+    /// stdout carries only results ("inserted 3 documents" never lands in a
+    /// pipe into jq).
+    var console: TextOutput { options.interactive ? output : errors }
+
+    /// Runs the output dot-commands (`.headers`, `.output`, `.once`, `.maxrows`,
+    /// `.export FILE QUERY`); nil for other commands.
+    func executeOutputCommand(_ command: REPLCommand) -> FeedResult? {
+        do {
+            switch command {
+            case .headers(let on):
+                outputSettings.headers = on
+            case .output(let path):
+                try closeOutputFile()
+                if let path { outputSettings.file = try OutputFile(path: path) }
+            case .once(let path):
+                outputSettings.oncePath = path
+            case .maxRows(let limit?):
+                outputSettings.rowLimit = limit
+            case .maxRows(nil):
+                let shown = switch outputSettings.rowLimit {
+                case .all: "every row"
+                case .screen: "as many rows as fit the screen"
+                case .rows(let count): "at most \(CommandResult.plural(count, "row"))"
+                }
+                console.write("a long result shows \(shown), the first and the last (.maxrows N|all|screen changes it)\n")
+            case .exportQuery(let path, let query):
+                return exportQuery(query, to: path)
+            default:
+                return nil
+            }
+        } catch {
+            report("error: \(error)")
+            return .failed
+        }
+        return .done
+    }
+
+    /// Puts `.output`'s file in place, if one is open; results go back to the
+    /// standard output. Called by `.output` and when the session ends.
+    public func closeOutputFile() throws {
+        guard let file = outputSettings.file else { return }
+        outputSettings.file = nil
+        try file.commit()
+    }
+
+    /// Ends the session's output: `.output`'s file is put in place. Returns
+    /// `exitCode`, or 1 when that fails (the error is reported).
+    public func finish(exitCode: Int32) -> Int32 {
+        do {
+            try closeOutputFile()
+            return exitCode
+        } catch {
+            report("error: \(error)")
+            return 1
+        }
+    }
+
+    /// Runs `command` and prints its result where results go now (`.once`'s
+    /// file, `.output`'s, or the standard output); messages go to ``console``.
+    /// A command that fails leaves `.once`'s file unwritten and takes back what
+    /// it wrote into `.output`'s.
+    func runAndPrint(_ command: REPLCommand) throws -> PrintedSummary {
+        if let path = outputSettings.oncePath {
+            outputSettings.oncePath = nil
+            let file = try OutputFile(path: path)
+            do {
+                let summary = try print(command, to: file, onScreen: false)
+                try file.commit()
+                return summary
+            } catch {
+                file.discard()
+                throw error
+            }
+        }
+        if let file = outputSettings.file {
+            let size = file.size
+            do {
+                return try print(command, to: file, onScreen: false)
+            } catch {
+                try? file.rollBack(toSize: size)
+                throw error
+            }
+        }
+        return try print(command, to: TextOutputSink(output), onScreen: true)
+    }
+
+    private func print(_ command: REPLCommand, to sink: ByteSink, onScreen: Bool) throws -> PrintedSummary {
+        let settings = formatSettings(onScreen: onScreen, mode: options.mode)
+        if let stream = try runner.stream(command) {
+            let printer = StreamPrinter(settings: settings, limit: onScreen && options.interactive ? screenRowLimit : nil)
+            let printed = try printer.print(stream, store: store, to: sink)
+            var summary = PrintedSummary(overflows: printed.overflows)
+            if printed.shown < printed.count {
+                summary.count = "\(Self.grouped(printed.count)) \(stream.noun)s, \(Self.grouped(printed.shown)) shown; "
+                    + ".maxrows N, or .once FILE for all"
+            } else {
+                summary.count = CommandResult.plural(printed.count, stream.noun)
+            }
+            return summary
+        }
+        let result = try runner.run(command)
+        if case .message(let text) = result {
+            console.write(text + "\n")
+            return PrintedSummary()
+        }
+        let printer = ResultPrinter(mode: options.mode, style: settings.style, width: settings.maximumWidth,
+                                    headers: outputSettings.headers, cutsCells: settings.maximumCellWidth != nil)
+        if let text = printer.formatLines(result) {
+            try Array(text.utf8).withUnsafeBytes { try sink.write($0) }
+        }
+        var summary = PrintedSummary(count: result.countSummary)
+        if case .value = result { summary.isValue = true }
+        if options.mode == .table, result.isTable, let width = settings.maximumWidth, let text = printer.format(result) {
+            summary.overflows = TerminalText.visibleWidth(String(text.prefix { !$0.isNewline })) > width
+        }
+        return summary
+    }
+
+    /// How results look on the screen or in a file.
+    func formatSettings(onScreen: Bool, mode: OutputMode) -> FormatSettings {
+        FormatSettings(mode: mode, headers: outputSettings.headers,
+                       style: onScreen ? style(for: output) : .plain,
+                       maximumWidth: onScreen ? output.terminalWidth : nil,
+                       maximumCellWidth: onScreen && output.isTerminal ? 40 : nil)
+    }
+
+    /// How many rows the screen shows now, or nil for all.
+    var screenRowLimit: Int? {
+        switch outputSettings.rowLimit {
+        case .all: return nil
+        case .rows(let count): return count
+        case .screen:
+            // Room for the borders, the header, the ⋮ row, the summary and the prompt.
+            if let height = output.terminalHeight { return max(10, height - 8) }
+            return options.displayLimit
+        }
+    }
+
+    /// `.export FILE QUERY`: the query's result in the format FILE's extension
+    /// names, written whole or not at all.
+    private func exportQuery(_ query: REPLCommand, to path: String) -> FeedResult {
+        let ext = (path as NSString).pathExtension
+        guard let mode = OutputMode(fileExtension: ext) else {
+            report("error: .export names the format by the file's extension: .csv, .tsv, .md, .json, .ndjson, .jsonl or .txt (a table); \(path) has none of them")
+            return .failed
+        }
+        runner.interruption.reset()
+        do {
+            let file = try OutputFile(path: path)
+            do {
+                let settings = formatSettings(onScreen: false, mode: mode)
+                let count: String
+                if let stream = try runner.stream(query) {
+                    let printed = try StreamPrinter(settings: settings).print(stream, store: store, to: file)
+                    count = "\(Self.grouped(printed.count)) \(stream.noun)\(printed.count == 1 ? "" : "s")"
+                } else {
+                    var result = try runner.run(query)
+                    if case .message(let text) = result {
+                        // A get that found nothing: said on the screen; the file holds no document.
+                        console.write(text + "\n")
+                        result = .documents([])
+                    }
+                    let printer = ResultPrinter(mode: mode, style: .plain, width: nil, headers: outputSettings.headers, cutsCells: false)
+                    if let text = printer.formatLines(result) {
+                        try Array(text.utf8).withUnsafeBytes { try file.write($0) }
+                    }
+                    count = result.itemDescription
+                }
+                try file.commit()
+                console.write("exported \(count) to \(path)\n")
+            } catch {
+                file.discard()
+                throw error
+            }
+        } catch {
+            report("\(error is Interruption.Interrupted ? "" : "error: ")\(error)")
+            return .failed
+        }
+        return .done
+    }
+
+    /// 108789 as "108 789".
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(" ") }
+            result.append(digit)
+        }
+        return (number < 0 ? "-" : "") + result
+    }
+}
+
+extension CommandResult {
+    /// What the result holds: "1 document", "3 rows", "a value".
+    var itemDescription: String {
+        switch self {
+        case .documents(let documents), .firstDocuments(let documents): Self.plural(documents.count, "document")
+        case .rows(_, let rows), .firstRows(_, let rows): Self.plural(rows.count, "row")
+        case .value: "a value"
+        default: "nothing"
+        }
+    }
+}
