@@ -21,7 +21,9 @@ struct GetSetAndPropertyNameTests {
 
         let missing = try SessionHarness(interactive: false)
         missing.feed(".mode json", "players.get(4242)")
-        #expect(missing.output.text.contains("no document with key 4242 in players"))
+        // A message, not a result: on stderr when not interactive.
+        #expect(missing.errors.text.contains("no document with key 4242 in players"), "\(missing.errors.text)")
+        #expect(!missing.output.text.contains("4242"))
     }
 
     @Test func setToTakesAnObjectOrAnArray() throws {
@@ -79,6 +81,7 @@ struct GetSetAndPropertyNameTests {
             #expect(harness.feed(query) == .done, "\(query): \(harness.errors.text)")
             #expect(harness.output.text[before...].trimmingCharacters(in: .whitespacesAndNewlines) == keys, "\(query)")
         }
-        #expect(harness.errors.text.isEmpty, "\(harness.errors.text)")
+        // Status lines ("inserted 2 documents…") go to stderr too; no error or warning does.
+        #expect(!harness.errors.text.contains("error") && !harness.errors.text.contains("warning"), "\(harness.errors.text)")
     }
 }
