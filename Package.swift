@@ -43,6 +43,8 @@ let package = Package(
         .testTarget(
             name: "DocStoreTests",
             dependencies: ["DocStore", "CrashWriter", "Playground"],
+            // The recorded SQLite corpus, read by path.
+            exclude: ["SQL/Fixtures"],
             swiftSettings: [
                 // Compile-time health: a long filter block must type-check fast.
                 .unsafeFlags(["-Xfrontend", "-warn-long-expression-type-checking=200", "-warnings-as-errors"]),
