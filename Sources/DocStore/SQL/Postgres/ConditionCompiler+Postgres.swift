@@ -103,6 +103,7 @@ extension JSONValue {
         switch self {
         case .string(let s): .string(String(s.queryText))
         case .array(let elements): .array(elements.map(\.cutAtNUL))
+        case .object(let members): .object(members.mapValues(\.cutAtNUL))
         default: self
         }
     }

@@ -23,20 +23,41 @@ extension FieldSQL {
         case .json(let expression):
             base = expression
         }
-        guard let steps = quotePostgresJSONPath(path.components) else {
+        guard let value = Self.postgresValue(base, path.components) else {
             // A negative position: never present.
             self.init(type: "NULL::text", value: "NULL::jsonb", elements: "jsonb_array_elements(NULL::jsonb)",
                       arrayLength: "NULL::integer", isIndexable: false)
-            knownRank = "0"
+            knownRank = "CAST(0 AS integer)"  // a bare 0 in ORDER BY would name a column
             return
         }
-        let value: SQLFragment = steps.isEmpty ? base : "(" + base + steps + ")"
         let type = "jsonb_typeof(" + value + ")"
         let array = "(CASE WHEN " + type + " = 'array' THEN " + value + " END)"
         self.init(type: type, value: value, elements: "jsonb_array_elements" + array,
                   arrayLength: "jsonb_array_length" + array, isIndexable: isIndexable && !path.components.isEmpty)
         knownRank = Self.postgresRank(type: type)
         jsonText = value
+    }
+
+    /// The jsonb at `components` from `base`: member steps as one `->` chain,
+    /// position steps only into arrays (jsonb reads a scalar as a one-element
+    /// array: `'5'::jsonb -> 0` is `5`, where DocStore finds nothing). Nil for a
+    /// negative position.
+    static func postgresValue(_ base: SQLFragment, _ components: [FieldPath.Component]) -> SQLFragment? {
+        var expression = base
+        var chaining = false
+        for component in components {
+            switch component {
+            case .key(let key):
+                expression = expression + " -> " + quotePostgresString(key)
+                chaining = true
+            case .index(let index):
+                guard index >= 0 else { return nil }
+                let container = chaining ? "(" + expression + ")" : expression
+                expression = "(CASE WHEN jsonb_typeof(" + container + ") = 'array' THEN " + container + " -> \(index) END)"
+                chaining = false
+            }
+        }
+        return chaining ? "(" + expression + ")" : expression
     }
 
     /// The rank (``JSONRank``) of a jsonb type name.

@@ -1,30 +1,9 @@
-/// The one function that puts a JSON path into PostgreSQL SQL text: a chain of
-/// `->` steps, member names as escape-string literals and positions as integers:
-///
-///     [stats, battingAverage]  →  -> E'stats' -> E'battingAverage'
-///     [tags, 2]                →  -> E'tags' -> 2
-///
-/// `nil` for a negative position (which `->` would count from the end, where
-/// DocStore finds nothing). Like SQLite's paths (``quoteJSONPath(_:)``), paths
-/// live in the text, not in bindings, so that an index expression can repeat
-/// them. `E'…'` escapes `\` and `'` whatever `standard_conforming_strings` says;
-/// member names holding NUL (which jsonb can't store) are refused before this.
-func quotePostgresJSONPath<Components: Collection<FieldPath.Component>>(_ components: Components) -> String? {
-    var path = ""
-    for component in components {
-        switch component {
-        case .key(let key):
-            path += " -> " + quotePostgresString(key)
-        case .index(let index):
-            guard index >= 0 else { return nil }
-            path += " -> \(index)"
-        }
-    }
-    return path
-}
-
-/// A PostgreSQL escape-string literal (`E'…'`) holding `text` exactly, for the
-/// names a statement must repeat in its text (JSON paths). Never for values.
+/// The one function that puts a JSON path's member name into PostgreSQL SQL
+/// text: an escape-string literal (`E'…'`) holding `text` exactly, which `E'…'`
+/// escapes (`\\`, `\'`) whatever `standard_conforming_strings` says. Paths live in
+/// the text, not in bindings, so that an index expression can repeat them
+/// (``FieldSQL/postgresValue(_:_:)`` builds the path). Never for values; names
+/// holding NUL (which jsonb can't store) are refused before this.
 func quotePostgresString(_ text: String) -> String {
     var literal = "E'"
     for scalar in text.unicodeScalars {
