@@ -27,6 +27,10 @@ enum JSONRank: Int, Comparable {
 /// DocStore's total order on JSON values (missing is `nil`), as SQL's
 /// `ORDER BY rank, value` sorts them.
 enum JSONOrder {
+    /// How the database being mirrored reads values, where SQLite and
+    /// PostgreSQL differ; SQLite unless a test of the PostgreSQL backend sets it.
+    @TaskLocal static var reading: QueryReading = .sqlite
+
     /// Compares two values: first by rank, then within the rank — `false < true`;
     /// numbers numerically (integers and reals alike); strings by their UTF-8 bytes
     /// (Unicode scalar order, as SQLite's BINARY collation); arrays and objects by
@@ -43,8 +47,10 @@ enum JSONOrder {
             // SQLite's JSON functions read a number that neither Int64 nor Double
             // holds exactly as its nearest double; queries here do the same, so the
             // evaluator and the SQL compiler agree on every document.
+            if reading == .postgres { return JSONNumber.compareAsWritten(lhs!, rhs!) ?? .orderedSame }
             return JSONNumber.compare(lhs!.asQueried, rhs!.asQueried) ?? .orderedSame
         case (.array?, _), (.object?, _):
+            if reading == .postgres { return .orderedSame }  // left to the key
             return compareBytes(DocumentCodec.serialize(lhs!), DocumentCodec.serialize(rhs!))
         default:
             return .orderedSame
@@ -90,7 +96,7 @@ extension JSONValue {
     /// The value as SQLite's JSON functions read it: an exact number beyond what
     /// Int64 and Double hold becomes its nearest double.
     var asQueried: JSONValue {
-        if case .exactNumber(let number) = self { return .double(number.doubleValue) }
+        if case .exactNumber(let number) = self, JSONOrder.reading == .sqlite { return .double(number.doubleValue) }
         return self
     }
 }

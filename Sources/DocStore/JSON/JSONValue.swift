@@ -163,6 +163,14 @@ enum JSONNumber {
         }
     }
 
+    /// Compares two numbers as the decimal values their JSON text writes (a
+    /// Double as its shortest text), as PostgreSQL's jsonb does. Nil if either
+    /// is not a number.
+    static func compareAsWritten(_ lhs: JSONValue, _ rhs: JSONValue) -> ComparisonResult? {
+        guard let a = exactDecimal(lhs), let b = exactDecimal(rhs) else { return nil }
+        return a < b ? .orderedAscending : (a == b ? .orderedSame : .orderedDescending)
+    }
+
     private static func exactDecimal(_ value: JSONValue) -> ExactDecimal? {
         switch value {
         case .integer(let i): ExactDecimal(i)

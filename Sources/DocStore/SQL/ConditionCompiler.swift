@@ -18,16 +18,19 @@ struct ConditionCompiler {
     /// How a path from the row is read, when the rows are a pipeline stage's
     /// rather than the table's documents.
     var resolve: ((FieldPath) throws -> FieldSQL)?
+    /// The database the SQL is for.
+    let dialect: SQLDialect
 
-    init(collection: String, keyKind: @escaping (String) throws -> KeyKind?) {
+    init(collection: String, keyKind: @escaping (String) throws -> KeyKind?, dialect: SQLDialect = .sqlite) {
         self.collection = collection
         self.keyKind = keyKind
+        self.dialect = dialect
     }
 
     mutating func compile(_ condition: Condition, at root: FieldRoot = .document) throws -> SQLFragment {
         switch condition {
         case .always:
-            return "1"
+            return dialect.alwaysTrue
         case let .compare(path, op, value):
             return try compare(try field(path, root), op, value, path: path)
         case let .isNull(path):
@@ -35,6 +38,9 @@ struct ConditionCompiler {
         case let .exists(path):
             return try "(" + field(path, root).type + " IS NOT NULL)"
         case let .string(path, match, needle, caseInsensitive):
+            if dialect == .postgres {
+                return try postgresStringMatch(try field(path, root), match, needle, caseInsensitive: caseInsensitive, path: path)
+            }
             return stringMatch(try field(path, root), match, needle, caseInsensitive: caseInsensitive)
         case let .isIn(path, values):
             return try isIn(try field(path, root), values, path: path)
@@ -53,10 +59,10 @@ struct ConditionCompiler {
             // all(c) is not any(not c): true for an empty, missing or non-array field.
             return "NOT " + (try any(try field(path, root), .not(element)))
         case let .and(conditions):
-            if conditions.isEmpty { return "1" }
+            if conditions.isEmpty { return dialect.alwaysTrue }
             return "(" + .joined(try conditions.map { try compile($0, at: root) }, separator: " AND ") + ")"
         case let .or(conditions):
-            if conditions.isEmpty { return "0" }
+            if conditions.isEmpty { return dialect.alwaysFalse }
             return "(" + .joined(try conditions.map { try compile($0, at: root) }, separator: " OR ") + ")"
         case let .not(condition):
             return "NOT " + (try compile(condition, at: root))
@@ -65,7 +71,7 @@ struct ConditionCompiler {
 
     private func field(_ path: FieldPath, _ root: FieldRoot) throws -> FieldSQL {
         if root == .document, let resolve { return try resolve(path) }
-        return try FieldSQL.checked(path, from: root, collection: collection)
+        return try FieldSQL.checked(path, from: root, collection: collection, dialect: dialect)
     }
 
     // MARK: Comparisons
@@ -76,14 +82,15 @@ struct ConditionCompiler {
             switch op {
             case .equal: return "(" + field.rank + " = 0)"
             case .notEqual: return "(" + field.rank + " <> 0)"
-            default: return "0"  // nil is not ordered
+            default: return dialect.alwaysFalse  // nil is not ordered
             }
         case .array, .object:
             throw DocStoreError.invalidQuery(collection: collection, field: path.description,
                                              reason: "a comparison takes a scalar value (null, boolean, number or string), not \(value.typeName)")
         case .double(let d) where d.isNaN:
-            return op == .notEqual ? "1" : "0"  // NaN equals nothing and is not ordered
+            return op == .notEqual ? dialect.alwaysTrue : dialect.alwaysFalse  // NaN equals nothing and is not ordered
         default:
+            if dialect == .postgres { return postgresCompare(field, op, value) }
             let (rank, binding) = Self.scalar(value)
             // The value test comes first: on a scan it is the cheap one that fails
             // for most rows, so SQLite skips the json_type of the rank. (An index on
@@ -136,6 +143,7 @@ struct ConditionCompiler {
     /// array (`value IN (SELECT value FROM json_each(?))`), so the SQL text doesn't
     /// grow with the list and an index on the field still serves it.
     private func isIn(_ field: FieldSQL, _ values: [JSONValue], path: FieldPath) throws -> SQLFragment {
+        if dialect == .postgres { return try postgresIsIn(field, values, path: path) }
         var groups: [JSONRank: [JSONValue]] = [:]
         for value in values {
             switch value {
@@ -163,7 +171,8 @@ struct ConditionCompiler {
 
     /// The keys or field values another query selects, as a SQL subquery.
     private func isIn(_ field: FieldSQL, _ subquery: Subquery) throws -> SQLFragment {
-        guard let kind = try keyKind(subquery.collection) else { return "0" }  // no collection, no values
+        guard let kind = try keyKind(subquery.collection) else { return dialect.alwaysFalse }  // no collection, no values
+        if dialect == .postgres { return try postgresIsIn(field, subquery, keyKind: kind) }
         var inner = ConditionCompiler(collection: subquery.collection, keyKind: keyKind)
         let condition = try inner.compile(subquery.condition)
         let table = quoteIdentifier(subquery.collection)

@@ -37,8 +37,9 @@ struct FieldSQL {
     /// Whether the expressions are plain JSON-path lookups on `body`, which an
     /// index can be created on.
     var isIndexable: Bool
-    /// The rank of a value that is not read from JSON (a computed column), nil otherwise.
-    private var knownRank: SQLFragment?
+    /// The rank of a value that is not read from JSON (a computed column), or
+    /// written by another dialect; nil for SQLite's JSON fields.
+    var knownRank: SQLFragment?
     /// The value as JSON text in one call (`body -> '$."a"'`: exact, NULL when
     /// missing), when the path allows it: what a query's output columns read.
     var jsonText: SQLFragment?
@@ -64,12 +65,16 @@ struct FieldSQL {
     /// The expressions for `path`, or an error naming the collection and field when
     /// SQLite can't read it: a member name holding NUL (SQLite 3.40 cuts member names
     /// there, in paths and in `json_each` alike).
-    static func checked(_ path: FieldPath, from root: FieldRoot, collection: String) throws -> FieldSQL {
+    static func checked(_ path: FieldPath, from root: FieldRoot, collection: String, dialect: SQLDialect = .sqlite) throws -> FieldSQL {
         for case .key(let key) in path.components where key.utf8.contains(0) {
-            throw DocStoreError.invalidQuery(collection: collection, field: path.description,
-                                             reason: "SQLite 3.40 can't read a member whose name contains NUL")
+            let reason = dialect == .sqlite ? "SQLite 3.40 can't read a member whose name contains NUL"
+                : "PostgreSQL's jsonb can't hold a member whose name contains NUL"
+            throw DocStoreError.invalidQuery(collection: collection, field: path.description, reason: reason)
         }
-        return FieldSQL(path, from: root)
+        switch dialect {
+        case .sqlite: return FieldSQL(path, from: root)
+        case .postgres: return FieldSQL(postgres: path, from: root)
+        }
     }
 
     /// The expressions for `path` from `root`.
@@ -135,7 +140,7 @@ struct FieldSQL {
         if isIndexable || root != .document { jsonText = "(" + base + " -> " + literal + ")" }
     }
 
-    private init(type: SQLFragment, value: SQLFragment, elements: SQLFragment, arrayLength: SQLFragment, isIndexable: Bool) {
+    init(type: SQLFragment, value: SQLFragment, elements: SQLFragment, arrayLength: SQLFragment, isIndexable: Bool) {
         self.type = type
         self.value = value
         self.elements = elements

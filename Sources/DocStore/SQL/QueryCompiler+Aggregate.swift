@@ -9,6 +9,7 @@ extension QueryCompiler {
     /// - `distinct`/`countBy`: `rank, value, count` per distinct value, in sort order.
     func aggregate(_ aggregate: Aggregate, _ query: DocumentQuery) throws -> SQLFragment {
         let selection = "FROM \(table)" + (try restricted(query))
+        if dialect == .postgres { return try postgresAggregate(aggregate, query, selection: selection) }
         switch aggregate {
         case .count:
             return try count(query)

@@ -16,12 +16,14 @@ struct QueryCompiler {
     /// The fields of a collection's indexes (a group by indexed fields reads the
     /// index; a join by an indexed field seeks it).
     var indexedFields: (String) throws -> [[FieldPath]] = { _ in [] }
+    /// The database the statements are for.
+    var dialect: SQLDialect = .sqlite
 
     var table: String { quoteIdentifier(collection) }
 
     /// `WHERE …` for the query's condition.
     func whereClause(_ query: DocumentQuery) throws -> SQLFragment {
-        var compiler = ConditionCompiler(collection: collection, keyKind: keyKind)
+        var compiler = ConditionCompiler(collection: collection, keyKind: keyKind, dialect: dialect)
         return " WHERE " + (try compiler.compile(query.condition))
     }
 
@@ -29,10 +31,18 @@ struct QueryCompiler {
     func orderClause(_ sort: [SortKey]) throws -> SQLFragment {
         var terms: [SQLFragment] = []
         for key in sort {
-            let field = try FieldSQL.checked(key.path, from: .document, collection: collection)
+            let field = try FieldSQL.checked(key.path, from: .document, collection: collection, dialect: dialect)
             let direction = key.descending ? " DESC" : ""
             terms.append(field.rank + direction)
-            terms.append(field.value + direction)
+            switch dialect {
+            case .sqlite:
+                terms.append(field.value + direction)
+            case .postgres:
+                // Strings by Unicode scalars; booleans and numbers as jsonb orders
+                // them; arrays and objects among themselves by key.
+                terms.append(field.postgresText + direction)
+                terms.append(field.postgresScalar + direction)
+            }
         }
         terms.append("key")
         return " ORDER BY " + .joined(terms, separator: ", ")
@@ -41,6 +51,10 @@ struct QueryCompiler {
     /// `LIMIT ? OFFSET ?`, or nothing.
     func limitClause(_ query: DocumentQuery) -> SQLFragment {
         guard query.limit != nil || query.offset != nil else { return "" }
+        if dialect == .postgres {
+            let limit: SQLFragment = query.limit.map { .bound(.integer(Int64($0))) } ?? "ALL"
+            return " LIMIT " + limit + " OFFSET " + .bound(.integer(Int64(query.offset ?? 0)))
+        }
         return " LIMIT " + .bound(.integer(Int64(query.limit ?? -1))) + " OFFSET " + .bound(.integer(Int64(query.offset ?? 0)))
     }
 
@@ -74,7 +88,8 @@ struct QueryCompiler {
         if query.limit == nil && query.offset == nil {
             return "SELECT count(*) FROM \(table)" + (try whereClause(query))
         }
-        return "SELECT count(*) FROM (" + (try keys(query)) + ")"
+        // PostgreSQL 15 wants every subquery in FROM named.
+        return "SELECT count(*) FROM (" + (try keys(query)) + (dialect == .postgres ? ") AS q" : ")")
     }
 
     /// A statement whose rows are the selected documents' keys, for statements that

@@ -1,0 +1,110 @@
+/// Conditions on PostgreSQL `jsonb` (see ``FieldSQL/init(postgres:from:)``).
+/// Like SQLite's, every atomic test is two-valued: it ANDs a rank test, and
+/// tests that could be NULL are wrapped in `coalesce(…, FALSE)`.
+///
+///     teamId == 3      →  ((body -> E'teamId') = CAST(? AS jsonb) AND <rank> = 2)       -- ? = '3'
+///     lastName < "P"   →  ((CASE WHEN … = 'string' THEN … #>> '{}' END) COLLATE "C" < ? AND <rank> = 3)
+extension ConditionCompiler {
+    /// A comparison with a non-null scalar. Numbers and booleans compare as jsonb
+    /// (numbers exactly, as `numeric`), strings as text in Unicode scalar order;
+    /// values are bound as JSON text (`CAST(? AS jsonb)`) or text.
+    func postgresCompare(_ field: FieldSQL, _ op: ComparisonOperator, _ value: JSONValue) -> SQLFragment {
+        let rank = JSONRank(value)
+        let sqlOperator = op == .notEqual ? "=" : op.sql
+        let test: SQLFragment
+        if case .string(let s) = value {
+            test = "(" + field.postgresText + " \(sqlOperator) " + .bound(.text(String(s.queryText))) + " AND " + field.rank
+                + " = \(rank.rawValue))"
+        } else {
+            test = "(" + field.value + " \(sqlOperator) " + Self.postgresJSON(value) + " AND " + field.rank + " = \(rank.rawValue))"
+        }
+        return op == .notEqual ? "NOT " + test : test
+    }
+
+    /// `CAST(? AS jsonb)` bound to the value's JSON text (strings cut at NUL, as
+    /// queries read them: jsonb can't hold NUL).
+    static func postgresJSON(_ value: JSONValue) -> SQLFragment {
+        let text = String(decoding: DocumentCodec.serialize(value.cutAtNUL), as: UTF8.self)
+        return "CAST(" + .bound(.text(text)) + " AS jsonb)"
+    }
+
+    /// Prefix, suffix and substring tests on the text, byte for byte (`COLLATE
+    /// "C"`); case-insensitive ones compare both sides folded by Swift's
+    /// `lowercased()` mapping, which PostgreSQL's `lower` under ICU's root locale
+    /// matches once capital sigma is mapped to `σ` first (ICU applies the
+    /// final-sigma rule, Swift does not).
+    func postgresStringMatch(_ field: FieldSQL, _ match: StringMatch, _ needle: String, caseInsensitive: Bool,
+                             path: FieldPath) throws -> SQLFragment {
+        let isString = "(" + field.rank + " = \(JSONRank.string.rawValue)"
+        let needle = String(needle.queryText)
+        let folded = caseInsensitive ? CaseFolding.fold(needle) : needle
+        if folded.isEmpty { return isString + ")" }
+        var text: SQLFragment = "(" + field.value + " #>> '{}')"
+        if caseInsensitive { text = "lower(replace(" + text + ", 'Σ', 'σ') COLLATE \"und-x-icu\")" }
+        text = text + " COLLATE \"C\""
+        let bound = SQLFragment.bound(.text(folded))
+        switch match {
+        case .hasPrefix:
+            return isString + " AND coalesce(starts_with(" + text + ", " + bound + "), FALSE))"
+        case .hasSuffix:
+            let length = SQLFragment.bound(.integer(Int64(folded.unicodeScalars.count)))
+            return isString + " AND coalesce(right(" + text + ", CAST(" + length + " AS integer)) = " + bound + ", FALSE))"
+        case .contains:
+            return isString + " AND coalesce(strpos(" + text + ", " + bound + ") > 0, FALSE))"
+        }
+    }
+
+    /// Equal to one of the values: a null test, and one `IN` over a bound jsonb
+    /// array of the others (jsonb equality never equates different types).
+    func postgresIsIn(_ field: FieldSQL, _ values: [JSONValue], path: FieldPath) throws -> SQLFragment {
+        var scalars: [JSONValue] = []
+        var hasNull = false
+        for value in values {
+            switch value {
+            case .array, .object:
+                throw DocStoreError.invalidQuery(collection: collection, field: path.description,
+                                                 reason: "`in` takes scalar values (null, boolean, number or string), not \(value.typeName)")
+            case .double(let d) where d.isNaN: continue
+            case .null: hasNull = true
+            default: scalars.append(value)
+            }
+        }
+        var tests: [SQLFragment] = []
+        if hasNull { tests.append("(" + field.rank + " = 0)") }
+        if !scalars.isEmpty {
+            tests.append("coalesce(" + field.value + " IN (SELECT jsonb_array_elements(" + Self.postgresJSON(.array(scalars))
+                         + ")), FALSE)")
+        }
+        if tests.isEmpty { return dialect.alwaysFalse }
+        return tests.count == 1 ? tests[0] : "(" + .joined(tests, separator: " OR ") + ")"
+    }
+
+    /// The keys or field values another query selects.
+    func postgresIsIn(_ field: FieldSQL, _ subquery: Subquery, keyKind kind: KeyKind) throws -> SQLFragment {
+        var inner = ConditionCompiler(collection: subquery.collection, keyKind: keyKind, dialect: .postgres)
+        let condition = try inner.compile(subquery.condition)
+        let table = quoteIdentifier(subquery.collection)
+        guard let path = subquery.field else {
+            let rank = kind == .integer ? JSONRank.number : .string
+            return "(" + field.rank + " = \(rank.rawValue) AND coalesce(" + field.value
+                + " IN (SELECT to_jsonb(key) FROM \(table) WHERE " + condition + "), FALSE))"
+        }
+        let selected = try FieldSQL.checked(path, from: .document, collection: subquery.collection, dialect: .postgres)
+        return "((" + field.rank + " = 0 AND EXISTS (SELECT 1 FROM \(table) WHERE " + condition + " AND " + selected.rank
+            + " = 0)) OR coalesce(" + field.value + " IN (SELECT " + selected.value + " FROM \(table) WHERE " + condition
+            + " AND " + selected.rank + " BETWEEN 1 AND 3), FALSE))"
+    }
+}
+
+extension JSONValue {
+    /// The value with every string cut at its first NUL, as queries read strings
+    /// (``Swift/String/queryText``).
+    var cutAtNUL: JSONValue {
+        switch self {
+        case .string(let s): .string(String(s.queryText))
+        case .array(let elements): .array(elements.map(\.cutAtNUL))
+        case .object(let members): .object(members.mapValues(\.cutAtNUL))
+        default: self
+        }
+    }
+}

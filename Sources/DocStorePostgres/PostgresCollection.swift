@@ -1,0 +1,243 @@
+@_spi(Backends) import DocStore
+import Foundation
+import PostgresNIO
+
+/// A collection of a ``PostgresDocumentStore``: one table, `key` and `body jsonb`.
+/// Its methods mirror ``DocStore/DocumentCollection``'s, as async calls. The
+/// table is created on the first write, with the first key's kind.
+public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
+    /// The collection's name (its table's name).
+    public let name: String
+    let store: PostgresDocumentStore
+    let transaction: PostgresTransaction?
+    let keyOf: @Sendable (Model) -> DocumentKey?
+
+    var session: PostgresSession { transaction?.session ?? .pool(store.client) }
+
+    // MARK: Writing
+
+    /// Inserts a document under its `id`.
+    ///
+    /// - Throws: ``DocStore/DocStoreError/duplicateKey(collection:key:)`` when the
+    ///   key is taken; ``DocStore/DocStoreError/encodingFailed(collection:key:codingPath:reason:)``
+    ///   naming the path when a string or member name holds NUL (jsonb can't store it).
+    @discardableResult
+    public func insert(_ model: Model) async throws -> DocumentKey {
+        let (key, json) = try await prepared(model)
+        try await session.rows(PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
+        return key
+    }
+
+    /// Inserts documents in one transaction: all of them, or none when one fails.
+    @discardableResult
+    public func insert(contentsOf models: [Model]) async throws -> [DocumentKey] {
+        if transaction != nil { return try await insertEach(models) }
+        return try await store.transaction { transaction in
+            try await PostgresCollection(name: name, store: store, transaction: transaction, keyOf: keyOf).insertEach(models)
+        }
+    }
+
+    private func insertEach(_ models: [Model]) async throws -> [DocumentKey] {
+        var keys: [DocumentKey] = []
+        for model in models { keys.append(try await insert(model)) }
+        return keys
+    }
+
+    /// Inserts the document, or replaces the one stored under its key.
+    @discardableResult
+    public func save(_ model: Model) async throws -> DocumentKey {
+        let (key, json) = try await prepared(model)
+        try await session.rows(PostgresStoreSQL.save(name), [key.binding, .text(json)], collection: name, key: key)
+        return key
+    }
+
+    /// Replaces the document stored under the model's key.
+    ///
+    /// - Throws: ``DocStore/DocStoreError/documentNotFound(collection:key:)`` when there is none.
+    public func update(_ model: Model) async throws {
+        let (key, json) = try await prepared(model)
+        let rows = try await session.rows(PostgresStoreSQL.replace(name), [.text(json), key.binding], collection: name, key: key)
+        if rows.isEmpty { throw DocStoreError.documentNotFound(collection: name, key: key) }
+    }
+
+    /// Deletes the document stored under `key`; false when there was none.
+    @discardableResult
+    public func delete(_ key: some DocumentKeyRepresentable) async throws -> Bool {
+        guard let kind = try await existingKeyKind() else { return false }
+        let key = try checkedKey(key.documentKey, kind: kind)
+        return try await !session.rows(PostgresStoreSQL.delete(name), [key.binding], collection: name, key: key).isEmpty
+    }
+
+    // MARK: Reading
+
+    /// The document stored under `key`, or nil.
+    public func get(_ key: some DocumentKeyRepresentable) async throws -> Model? {
+        guard let kind = try await existingKeyKind() else { return nil }
+        let key = try checkedKey(key.documentKey, kind: kind)
+        let rows = try await session.rows(PostgresStoreSQL.get(name), [key.binding], collection: name, key: key)
+        guard let row = rows.first else { return nil }
+        return try BackendSupport.decode(Model.self, from: Array(try row.decode(String.self).utf8), collection: name, key: key)
+    }
+
+    /// Every document, in key order.
+    public func all() async throws -> [Model] {
+        try await fetch(DocumentQuery())
+    }
+
+    /// The number of documents.
+    public func count() async throws -> Int {
+        try await count(DocumentQuery())
+    }
+
+    // MARK: Queries (the AST, as the DSL and the REPL build it)
+
+    /// The documents a query selects, in its order.
+    public func fetch(_ query: DocumentQuery) async throws -> [Model] {
+        guard let compiler = try await compiler(for: query.condition) else { return [] }
+        let rows = try await session.rows(try compiler.documents(query), collection: name)
+        let kind = keyKind()
+        return try rows.map { row in
+            let cells = row.makeRandomAccess()
+            let key = try decodeKey(cells[0], kind: kind)
+            return try BackendSupport.decode(Model.self, from: Array(try cells[1].decode(String.self).utf8), collection: name, key: key)
+        }
+    }
+
+    /// The keys of the documents a query selects, in its order.
+    public func keys(_ query: DocumentQuery) async throws -> [DocumentKey] {
+        guard let compiler = try await compiler(for: query.condition) else { return [] }
+        let kind = keyKind()
+        return try await session.rows(try compiler.keys(query), collection: name).map {
+            try decodeKey($0.makeRandomAccess()[0], kind: kind)
+        }
+    }
+
+    /// The number of documents a query selects.
+    public func count(_ query: DocumentQuery) async throws -> Int {
+        guard let compiler = try await compiler(for: query.condition) else { return 0 }
+        let rows = try await session.rows(try compiler.count(query), collection: name)
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
+    /// Deletes the documents a query selects; returns how many.
+    @discardableResult
+    public func delete(_ query: DocumentQuery) async throws -> Int {
+        guard let compiler = try await compiler(for: query.condition) else { return 0 }
+        return try await session.rows(try compiler.delete(query), collection: name).count
+    }
+
+    /// `count`, or the least/greatest non-null value in DocStore's sort order
+    /// (`null` when there is none, as on SQLite). Other aggregates are not
+    /// available on PostgreSQL yet.
+    public func aggregate(_ query: DocumentQuery, _ aggregate: Aggregate) async throws -> JSONValue {
+        if case .count = aggregate { return .integer(Int64(try await count(query))) }
+        guard let compiler = try await compiler(for: query.condition) else { return .null }
+        let statement = try compiler.aggregate(aggregate, query)
+        guard let row = try await session.rows(statement, collection: name).first else { return .null }
+        let (_, text) = try row.decode((Int32, String).self)
+        return try BackendSupport.parse(Array(text.utf8), collection: name, key: nil)
+    }
+
+    // MARK: Internals
+
+    /// The key kind the collection has, as this session sees it; nil when it doesn't exist.
+    func keyKind() -> KeyKind? {
+        if let changed = transaction?.keyKind(of: name) { return changed }
+        return store.catalog.withLock { $0[name] }
+    }
+
+    /// A compiler for a condition, knowing the key kinds of the collections its
+    /// subqueries read; nil when this collection doesn't exist (nothing to select).
+    private func compiler(for condition: Condition) async throws -> PostgresCompiler? {
+        let needed = PostgresCompiler.subqueryCollections(of: condition).union([name])
+        let kindOf = { (other: String) in
+            PostgresCollection<JSONValue>(name: other, store: store, transaction: transaction, keyOf: { _ in nil }).keyKind()
+        }
+        if needed.contains(where: { kindOf($0) == nil }) {
+            try await store.reloadCatalog()  // another process may have created it
+        }
+        var kinds: [String: KeyKind] = [:]
+        for other in needed {
+            if let kind = kindOf(other) { kinds[other] = kind }
+        }
+        guard kinds[name] != nil else { return nil }
+        return PostgresCompiler(collection: name, keyKinds: kinds)
+    }
+
+    /// The model's key and JSON text, the collection created for its key's kind
+    /// when missing. Refuses what jsonb can't store, naming the path.
+    private func prepared(_ model: Model) async throws -> (DocumentKey, String) {
+        guard let given = keyOf(model) else {
+            throw DocStoreError.missingKey(collection: name, reason: "the document has no usable \"id\"; generated keys are not available on PostgreSQL yet")
+        }
+        let json = try BackendSupport.encode(model, collection: name, key: given)
+        if let path = try BackendSupport.pathOfNUL(in: json) {
+            throw DocStoreError.encodingFailed(collection: name, key: given, codingPath: path.description,
+                                               reason: "PostgreSQL's jsonb can't store a string or member name containing NUL (\\u0000)")
+        }
+        let kind = try await ensureCollection(kind: given.kind)
+        let key = try checkedKey(given, kind: kind)
+        return (key, String(decoding: json, as: UTF8.self))
+    }
+
+    /// The collection's key kind, reading the catalog again when this process
+    /// doesn't know the collection (another may have created it); nil when it
+    /// doesn't exist.
+    private func existingKeyKind() async throws -> KeyKind? {
+        if let kind = keyKind() { return kind }
+        try await store.reloadCatalog()
+        return keyKind()
+    }
+
+    /// The key adapted to the collection's kind (a UUID collection takes UUID
+    /// strings), or an error when it is of another kind.
+    private func checkedKey(_ key: DocumentKey, kind: KeyKind) throws -> DocumentKey {
+        switch (key, kind) {
+        case (.integer, .integer), (.string, .string), (.uuid, .uuid): return key
+        case (.string(let s), .uuid):
+            if let uuid = UUID(uuidString: s) { return .uuid(uuid) }
+        case (.uuid(let u), .string): return .string(u.uuidString)
+        default: break
+        }
+        throw DocStoreError.keyKindMismatch(collection: name, expected: kind, found: key.kind)
+    }
+
+    /// The collection's key kind, creating its table and catalog row first when
+    /// it doesn't exist (in the caller's transaction, or in one of its own).
+    private func ensureCollection(kind: KeyKind) async throws -> KeyKind {
+        if let existing = keyKind() { return existing }
+        if transaction == nil {
+            try await store.reloadCatalog()
+            if let existing = keyKind() { return existing }
+        }
+        try PostgresCollectionName.validate(name)
+        guard let transaction else {
+            return try await store.transaction { transaction in
+                try await PostgresCollection(name: name, store: store, transaction: transaction, keyOf: keyOf).ensureCollection(kind: kind)
+            }
+        }
+        let session = transaction.session
+        try await session.rows(PostgresStoreSQL.createTable(name, keyKind: kind), [], collection: name)
+        try await session.rows(PostgresStoreSQL.recordCollection, [.text(name), .text(kind.rawValue)], collection: name)
+        let rows = try await session.rows("SELECT key_kind FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
+                                          collection: name)
+        let recorded = try rows.first.flatMap { KeyKind(rawValue: try $0.decode(String.self)) } ?? kind
+        transaction.created(name, kind: recorded)
+        return recorded
+    }
+
+    private func decodeKey(_ cell: PostgresCell, kind: KeyKind?) throws -> DocumentKey {
+        switch kind {
+        case .integer?, nil:
+            return .integer(try cell.decode(Int64.self))
+        case .string?:
+            return .string(try cell.decode(String.self))
+        case .uuid?:
+            let text = try cell.decode(String.self)
+            guard let uuid = UUID(uuidString: text) else {
+                throw DocStoreError.corruptDocument(collection: name, key: .string(text), reason: "the key is not a UUID")
+            }
+            return .uuid(uuid)
+        }
+    }
+}

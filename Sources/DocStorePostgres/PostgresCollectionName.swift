@@ -1,0 +1,17 @@
+@_spi(Backends) import DocStore
+
+/// The names a PostgreSQL store accepts for collections, which become table names.
+enum PostgresCollectionName {
+    /// PostgreSQL cuts identifiers at 63 bytes: longer names would silently meet.
+    static let maximumBytes = 63
+
+    static func validate(_ name: String) throws {
+        let reason: String? =
+            if name.isEmpty { "a collection needs a name" }
+            else if name.utf8.contains(0) { "a name can't contain NUL" }
+            else if name.utf8.count > maximumBytes { "PostgreSQL table names hold at most \(maximumBytes) bytes of UTF-8; this one has \(name.utf8.count)" }
+            else if name.lowercased().hasPrefix("docstore_") || name.lowercased().hasPrefix("pg_") { "names starting with docstore_ or pg_ are reserved" }
+            else { nil }
+        if let reason { throw DocStoreError.invalidCollectionName(name, reason: reason) }
+    }
+}

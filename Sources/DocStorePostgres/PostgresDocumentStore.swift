@@ -1,0 +1,141 @@
+@_spi(Backends) import DocStore
+import PostgresNIO
+import Synchronization
+
+/// A DocStore on a PostgreSQL server: the same `@Document` models, the same
+/// query closures and the same semantics as ``DocStore/DocumentStore``, through
+/// async calls. Documents are `jsonb`; each collection is a table whose `key`
+/// is a real column.
+///
+///     let store = try await PostgresDocumentStore(url: "postgres://app@db.internal/app")
+///     let players = store.collection(Player.self, named: "players")
+///     try await players.insert(player)
+///     let shortstops = try await players.filter { $0.position == .shortstop }.sorted { $0.lastName }.fetch()
+///     await store.close()
+///
+/// Not yet on PostgreSQL (they throw a clear error): groups, joins and computed
+/// values, update-by-query, indexes, `sum`/`average`/`distinct`/`countBy`,
+/// live queries, and generated keys (models need an `id`).
+public final class PostgresDocumentStore: Sendable {
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    /// Committed collections and their key kinds, as this process last read them.
+    let catalog = Mutex<[String: KeyKind]>([:])
+
+    /// Connects to the server at `url` and installs DocStore's catalog when it
+    /// is missing.
+    ///
+    /// - Parameter url: `postgres://user[:password]@host[:port]/database`, or
+    ///   `postgres://user@/database?host=/socket/directory` for a Unix socket.
+    /// - Throws: ``PostgresStoreError`` when the URL can't be read, the server
+    ///   can't be reached or its database doesn't store text as UTF-8.
+    public init(url: String) async throws {
+        let configuration = try PostgresURL.configuration(url)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSession.logger)
+        self.client = client
+        runner = Task { await client.run() }
+        do {
+            let session = PostgresSession.pool(client)
+            let encoding = try await session.rows("SHOW server_encoding", [], collection: nil).first?.decode(String.self)
+            guard encoding == "UTF8" else { throw PostgresStoreError.unsupportedEncoding(encoding ?? "an unknown encoding") }
+            try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
+            try await reloadCatalog()
+        } catch {
+            runner.cancel()
+            await runner.value
+            throw error
+        }
+    }
+
+    deinit {
+        runner.cancel()
+    }
+
+    /// Closes every connection. Calls made afterwards fail.
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: Collections
+
+    /// The collection of `Model` documents named `name`, keyed by the model's `id`.
+    public func collection<Model: Codable & Sendable & Identifiable>(
+        _ type: Model.Type, named name: String
+    ) -> PostgresCollection<Model> where Model.ID: DocumentKeyRepresentable {
+        PostgresCollection(name: name, store: self, transaction: nil, keyOf: { $0.id.documentKey })
+    }
+
+    /// An untyped collection of JSON documents, keyed by their `"id"` member.
+    public func collection(named name: String) -> PostgresCollection<JSONValue> {
+        PostgresCollection(name: name, store: self, transaction: nil, keyOf: { BackendSupport.key(of: $0, kind: nil) })
+    }
+
+    /// The names of the store's collections, sorted.
+    public func collectionNames() async throws -> [String] {
+        try await reloadCatalog()
+        return catalog.withLock { $0.keys.sorted() }
+    }
+
+    /// Deletes a collection and its documents; false when there was none.
+    @discardableResult
+    public func dropCollection(named name: String) async throws -> Bool {
+        try await transaction { transaction in
+            let forgotten = try await transaction.session.rows(PostgresStoreSQL.forgetCollection + " RETURNING name", [.text(name)],
+                                                               collection: name)
+            guard !forgotten.isEmpty else { return false }
+            try await transaction.session.rows(PostgresStoreSQL.dropTable(name), [], collection: name)
+            transaction.dropped(name)
+            return true
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one transaction: everything it writes is committed
+    /// together when it returns, and nothing is when it throws.
+    ///
+    ///     try await store.transaction { transaction in
+    ///         let players = transaction.collection(Player.self, named: "players")
+    ///         try await players.insert(a)
+    ///         try await players.insert(b)      // a duplicate key here undoes a too
+    ///     }
+    @discardableResult
+    public func transaction<Result: Sendable>(
+        _ body: (PostgresTransaction) async throws -> Result
+    ) async throws -> Result {
+        try await client.withConnection { connection in
+            let transaction = PostgresTransaction(store: self, connection: connection)
+            let session = PostgresSession.transaction(connection)
+            try await session.rows("BEGIN", [], collection: nil)
+            let result: Result
+            do {
+                result = try await body(transaction)
+                try await session.rows("COMMIT", [], collection: nil)
+            } catch {
+                _ = try? await session.rows("ROLLBACK", [], collection: nil)
+                throw error
+            }
+            transaction.committed()
+            return result
+        }
+    }
+
+    // MARK: Catalog
+
+    /// Reads the committed catalog again (another process may have created or
+    /// dropped collections).
+    func reloadCatalog() async throws {
+        let rows = try await PostgresSession.pool(client).rows(PostgresStoreSQL.collections, [], collection: nil)
+        var kinds: [String: KeyKind] = [:]
+        for row in rows {
+            let (name, kind) = try row.decode((String, String).self)
+            guard let keyKind = KeyKind(rawValue: kind) else {
+                throw PostgresStoreError.server(sqlState: nil, message: "the catalog \(PostgresStoreSQL.catalogTable) gives collection \"\(name)\" the unknown key kind \"\(kind)\"",
+                                                detail: nil, hint: nil, collection: name)
+            }
+            kinds[name] = keyKind
+        }
+        catalog.withLock { $0 = kinds }
+    }
+}

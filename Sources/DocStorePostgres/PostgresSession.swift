@@ -1,0 +1,67 @@
+@_spi(Backends) import DocStore
+import PostgresNIO
+
+/// Where statements run: any pooled connection, or the one connection of a transaction.
+enum PostgresSession: Sendable {
+    case pool(PostgresClient)
+    case transaction(PostgresConnection)
+
+    /// postgres-nio's logger: quiet but for critical messages (DocStore reports
+    /// failures as errors; a pool reconnecting at shutdown is not news).
+    static let logger: Logger = {
+        var logger = Logger(label: "DocStorePostgres")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// Runs a statement and collects its rows.
+    @discardableResult
+    func rows(_ sql: String, _ bindings: [SQLBinding], collection: String?, key: DocumentKey? = nil) async throws -> [PostgresRow] {
+        let query = PostgresQuery(unsafeSQL: sql, binds: try Self.binds(bindings))
+        do {
+            let sequence: PostgresRowSequence
+            switch self {
+            case .pool(let client): sequence = try await client.query(query, logger: Self.logger)
+            case .transaction(let connection): sequence = try await connection.query(query, logger: Self.logger)
+            }
+            var rows: [PostgresRow] = []
+            for try await row in sequence { rows.append(row) }
+            return rows
+        } catch {
+            throw PostgresStoreError.from(error, collection: collection, key: key)
+        }
+    }
+
+    /// Runs a compiled statement and collects its rows.
+    @discardableResult
+    func rows(_ statement: CompiledStatement, collection: String) async throws -> [PostgresRow] {
+        try await rows(statement.sql, statement.bindings, collection: collection)
+    }
+
+    /// DocStore's bindings as postgres-nio's. Integers bind as `bigint`,
+    /// reals as `double precision`, text as `text`, bytes as `bytea`.
+    static func binds(_ bindings: [SQLBinding]) throws -> PostgresBindings {
+        var binds = PostgresBindings(capacity: bindings.count)
+        for binding in bindings {
+            switch binding {
+            case .null: binds.appendNull()
+            case .integer(let i): binds.append(i)
+            case .double(let d): binds.append(d)
+            case .text(let s): binds.append(s)
+            case .blob(let bytes): binds.append(ByteBuffer(bytes: bytes))
+            }
+        }
+        return binds
+    }
+}
+
+extension DocumentKey {
+    /// The key as the `key` column binds it (UUIDs as their uppercase text, as on SQLite).
+    var binding: SQLBinding {
+        switch self {
+        case .integer(let i): .integer(i)
+        case .string(let s): .text(s)
+        case .uuid(let u): .text(u.uuidString)
+        }
+    }
+}

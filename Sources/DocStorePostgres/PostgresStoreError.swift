@@ -1,0 +1,58 @@
+import DocStore
+import Foundation
+import PostgresNIO
+
+/// Errors of the PostgreSQL backend that DocStore's own errors don't cover:
+/// the server's, with its SQLSTATE, message, detail and hint.
+public enum PostgresStoreError: LocalizedError, Sendable {
+    /// The URL can't be read.
+    case invalidURL(String, reason: String)
+    /// The server refused a statement or the connection failed.
+    case server(sqlState: String?, message: String, detail: String?, hint: String?, collection: String?)
+    /// The server doesn't store text as UTF-8, which DocStore's strings need.
+    case unsupportedEncoding(String)
+    /// The store was closed.
+    case closed
+
+    public var errorDescription: String? {
+        switch self {
+        case let .invalidURL(url, reason):
+            return "Can't use the PostgreSQL URL \(Self.redacted(url)): \(reason)."
+        case let .server(sqlState, message, detail, hint, collection):
+            var text = "PostgreSQL"
+            if let collection { text += " (collection \"\(collection)\")" }
+            text += ": " + message
+            if let sqlState { text += " [SQLSTATE \(sqlState)]" }
+            if let detail { text += ". " + detail }
+            if let hint { text += " Hint: " + hint }
+            return text
+        case let .unsupportedEncoding(encoding):
+            return "The PostgreSQL database stores text as \(encoding); DocStore needs a UTF8 database (CREATE DATABASE … ENCODING 'UTF8')."
+        case .closed:
+            return "The PostgreSQL store is closed."
+        }
+    }
+
+    /// The URL without its password.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+
+    /// A postgres-nio error as DocStore reports it: a unique violation on a key
+    /// is a duplicate key; anything else keeps the server's fields.
+    static func from(_ error: any Error, collection: String?, key: DocumentKey? = nil) -> any Error {
+        guard let psql = error as? PSQLError else { return error }
+        guard let info = psql.serverInfo else {
+            return PostgresStoreError.server(sqlState: nil, message: "\(psql.code)" + (psql.underlying.map { ": \($0)" } ?? ""),
+                                             detail: nil, hint: nil, collection: collection)
+        }
+        let sqlState = info[.sqlState]
+        if sqlState == "23505", let collection, let key {
+            return DocStoreError.duplicateKey(collection: collection, key: key)
+        }
+        return PostgresStoreError.server(sqlState: sqlState, message: info[.message] ?? "\(psql.code)", detail: info[.detail],
+                                         hint: info[.hint], collection: collection)
+    }
+}

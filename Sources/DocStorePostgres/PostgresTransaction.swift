@@ -1,0 +1,52 @@
+@_spi(Backends) import DocStore
+import PostgresNIO
+import Synchronization
+
+/// One transaction of a ``PostgresDocumentStore``: collections from it read and
+/// write on the transaction's connection. Only valid inside
+/// ``PostgresDocumentStore/transaction(_:)``'s closure.
+public final class PostgresTransaction: Sendable {
+    let store: PostgresDocumentStore
+    let session: PostgresSession
+    /// Collections created or dropped in the transaction: the store's catalog
+    /// learns them only when it commits.
+    private let changes = Mutex<[String: KeyKind?]>([:])
+
+    init(store: PostgresDocumentStore, connection: PostgresConnection) {
+        self.store = store
+        session = .transaction(connection)
+    }
+
+    /// The collection of `Model` documents named `name`, in this transaction.
+    public func collection<Model: Codable & Sendable & Identifiable>(
+        _ type: Model.Type, named name: String
+    ) -> PostgresCollection<Model> where Model.ID: DocumentKeyRepresentable {
+        PostgresCollection(name: name, store: store, transaction: self, keyOf: { $0.id.documentKey })
+    }
+
+    /// An untyped collection of JSON documents, in this transaction.
+    public func collection(named name: String) -> PostgresCollection<JSONValue> {
+        PostgresCollection(name: name, store: store, transaction: self, keyOf: { BackendSupport.key(of: $0, kind: nil) })
+    }
+
+    /// The key kind of a collection as this transaction sees it.
+    func keyKind(of name: String) -> KeyKind?? {
+        changes.withLock { $0[name] }
+    }
+
+    func created(_ name: String, kind: KeyKind) {
+        changes.withLock { $0[name] = .some(kind) }
+    }
+
+    func dropped(_ name: String) {
+        changes.withLock { $0[name] = .some(nil) }
+    }
+
+    /// Hands the transaction's catalog changes to the store, after `COMMIT`.
+    func committed() {
+        let changes = changes.withLock { $0 }
+        store.catalog.withLock { catalog in
+            for (name, kind) in changes { catalog[name] = kind }
+        }
+    }
+}

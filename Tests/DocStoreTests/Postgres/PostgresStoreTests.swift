@@ -1,0 +1,147 @@
+import DocStorePostgres
+import Foundation
+import Testing
+@testable import DocStore
+
+@Document
+struct Racer: Codable, Identifiable, Equatable, Sendable {
+    var id: Int
+    var name: String
+    var number: Int
+    var nickname: String?
+    var tags: [String]
+}
+
+extension PostgresTests {
+    /// Runs `body` on a new, empty database and closes the store, also when it throws.
+    static func withStore(_ body: (PostgresDocumentStore) async throws -> Void) async throws {
+        let store = try await PostgresTestServer.freshStore()
+        do {
+            try await body(store)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+
+    @Suite("PostgreSQL: documents, queries and transactions")
+    struct StoreTests {
+        static let racers = [
+            Racer(id: 1, name: "Ana", number: 7, nickname: "Flash", tags: ["fast", "rookie"]),
+            Racer(id: 2, name: "bea", number: 12, nickname: nil, tags: []),
+            Racer(id: 3, name: "Émile", number: 3, nickname: "Slow", tags: ["veteran"]),
+            Racer(id: 4, name: "Zoé", number: 12, nickname: "flash", tags: ["fast"]),
+        ]
+
+        @Test func insertGetSaveUpdateDelete() async throws {
+            try await PostgresTests.withStore { store in
+                let racers = store.collection(Racer.self, named: "racers")
+                #expect(try await racers.get(1) == nil)  // no table yet: nothing, not an error
+                try await racers.insert(contentsOf: Self.racers)
+                #expect(try await racers.get(3) == Self.racers[2])
+                #expect(try await racers.count() == 4)
+                let duplicate = try await #require(throws: DocStoreError.self) { try await racers.insert(Self.racers[0]) }
+                #expect(duplicate.description == DocStoreError.duplicateKey(collection: "racers", key: .integer(1)).description)
+                var changed = Self.racers[1]
+                changed.nickname = "B"
+                try await racers.update(changed)
+                #expect(try await racers.get(2)?.nickname == "B")
+                let missing = try await #require(throws: DocStoreError.self) {
+                    try await racers.update(Racer(id: 9, name: "", number: 0, tags: []))
+                }
+                #expect(missing.description == DocStoreError.documentNotFound(collection: "racers", key: .integer(9)).description)
+                try await racers.save(Racer(id: 9, name: "Nine", number: 9, tags: []))
+                try await racers.save(Racer(id: 9, name: "Nine again", number: 9, tags: []))
+                #expect(try await racers.get(9)?.name == "Nine again")
+                #expect(try await racers.delete(9))
+                #expect(try await !racers.delete(9))
+                #expect(try await racers.all().map(\.id) == [1, 2, 3, 4])
+                #expect(try await store.collectionNames() == ["racers"])
+            }
+        }
+
+        @Test func typedQueriesReadAsOnSQLite() async throws {
+            try await PostgresTests.withStore { store in
+                let racers = store.collection(Racer.self, named: "racers")
+                try await racers.insert(contentsOf: Self.racers)
+                let sqlite = try DocumentStore.inMemory().collection(Racer.self, named: "racers")
+                try await sqlite.insert(contentsOf: Self.racers)
+                // The same closures on both backends.
+                let onPostgres = try await racers.filter { $0.number >= 5; $0.nickname != "Flash" }.sorted { $0.number.descending; $0.name }.fetch()
+                let onSQLite = try await sqlite.filter { $0.number >= 5; $0.nickname != "Flash" }.sorted { $0.number.descending; $0.name }.fetch()
+                #expect(onPostgres.map(\.id) == [4, 2])  // != is true on a missing nickname; "Z" < "b"
+                #expect(onPostgres == onSQLite)
+                #expect(try await racers.filter { $0.tags.contains("fast") }.count() == 2)
+                #expect(try await racers.filter { $0.nickname.hasPrefix("fl") }.keys() == [.integer(4)])  // case-sensitive
+                // Unicode scalar order, not the database's en-US collation (Ana, bea, Émile, Zoé).
+                #expect(try await racers.sorted { $0.name }.fetch().map(\.name) == ["Ana", "Zoé", "bea", "Émile"])
+                #expect(try await racers.sorted { $0.name }.limit(2, offset: 1).fetch().map(\.name) == ["Zoé", "bea"])
+                #expect(try await racers.sorted { $0.number }.first()?.name == "Émile")
+                #expect(try await racers.query.min(\.number) == 3)
+                #expect(try await racers.query.max(\.name) == "Émile")  // "É" sorts after "Z" by Unicode scalars
+                #expect(try await racers.filter { $0.number == 12 }.delete() == 2)
+                #expect(try await racers.count() == 2)
+            }
+        }
+
+        @Test func aTransactionCommitsEverythingOrNothing() async throws {
+            try await PostgresTests.withStore { store in
+                let duplicate = try await #require(throws: DocStoreError.self) {
+                    try await store.transaction { transaction in
+                        let racers = transaction.collection(Racer.self, named: "racers")
+                        try await racers.insert(Self.racers[0])
+                        try await racers.insert(Self.racers[0])
+                    }
+                }
+                #expect(duplicate.description == DocStoreError.duplicateKey(collection: "racers", key: .integer(1)).description)
+                // The collection created inside the failed transaction is gone too.
+                #expect(try await store.collectionNames() == [])
+                let racers = store.collection(Racer.self, named: "racers")
+                #expect(try await racers.count() == 0)
+                try await store.transaction { transaction in
+                    try await transaction.collection(Racer.self, named: "racers").insert(contentsOf: Self.racers)
+                }
+                #expect(try await racers.count() == 4)
+                // A batch insert is one transaction: a duplicate undoes the rest.
+                await #expect(throws: DocStoreError.self) {
+                    try await racers.insert(contentsOf: [Racer(id: 5, name: "Five", number: 5, tags: []), Self.racers[0]])
+                }
+                #expect(try await racers.get(5) == nil)
+            }
+        }
+
+        @Test func aStringHoldingNULIsRefusedNamingCollectionKeyAndPath() async throws {
+            try await PostgresTests.withStore { store in
+                let notes = store.collection(named: "notes")
+                let document: JSONValue = ["id": 7, "body": ["lines": ["fine", "bad\u{0}line"]]]
+                do {
+                    try await notes.insert(document)
+                    Issue.record("a NUL was accepted")
+                } catch let error as DocStoreError {
+                    guard case let .encodingFailed(collection, key, codingPath, reason) = error else {
+                        Issue.record("unexpected error \(error)")
+                        return
+                    }
+                    #expect(collection == "notes" && key == .integer(7))
+                    #expect(codingPath == FieldPath([.key("body"), .key("lines"), .index(1)]).description)
+                    #expect(reason.contains("NUL"))
+                }
+                #expect(try await notes.count() == 0)
+            }
+        }
+
+        @Test func invalidURLsAndNamesSayWhatIsWrong() async throws {
+            await #expect(throws: PostgresStoreError.self) { try await PostgresDocumentStore(url: "mysql://x@y/z") }
+            do {
+                _ = try await PostgresDocumentStore(url: "postgres://@localhost/db")
+            } catch {
+                #expect(error.localizedDescription.contains("names no user"))
+            }
+            try await PostgresTests.withStore { store in
+                let long = store.collection(named: String(repeating: "x", count: 64))
+                await #expect(throws: DocStoreError.self) { try await long.insert(["id": 1]) }
+            }
+        }
+    }
+}

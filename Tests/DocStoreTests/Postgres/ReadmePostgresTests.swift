@@ -1,0 +1,63 @@
+import DocStorePostgres
+import Foundation
+import Testing
+@testable import DocStore
+
+// README-POSTGRES-BEGIN
+@Document
+struct Rider: Codable, Identifiable, Sendable {
+    var id: Int
+    var name: String
+    var team: String
+    var wins: Int
+}
+
+func podium(url: String) async throws -> [String] {
+    let store = try await PostgresDocumentStore(url: url)  // postgres://user@host/database
+    let riders = store.collection(Rider.self, named: "riders")
+    try await riders.insert(contentsOf: [
+        Rider(id: 1, name: "Ana", team: "Blue", wins: 4),
+        Rider(id: 2, name: "Bo", team: "Red", wins: 9),
+        Rider(id: 3, name: "Cy", team: "Blue", wins: 6),
+    ])
+    let blue = try await riders                          // the same closures as on SQLite
+        .filter { $0.team == "Blue"; $0.wins > 3 }
+        .sorted { $0.wins.descending }
+        .fetch()
+    try await store.transaction { transaction in         // all or nothing
+        try await transaction.collection(Rider.self, named: "riders").delete(2)
+    }
+    await store.close()
+    return blue.map(\.name)                              // ["Cy", "Ana"]
+}
+// README-POSTGRES-END
+
+extension PostgresTests {
+    @Suite("README: PostgreSQL")
+    struct ReadmePostgresTests {
+        @Test func theSectionIsTheCompiledCode() throws {
+            let readme = try String(contentsOf: ReadmeUsageTests.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+            let compiled = try #require(section(of: source, from: "// README-POSTGRES-BEGIN\n", to: "// README-POSTGRES-END"))
+            let shown = try #require(section(of: readme, from: "<!-- postgres -->\n```swift\n", to: "```"))
+            #expect(shown == compiled)
+        }
+
+        @Test func theCodeRuns() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            #expect(try await podium(url: url) == ["Cy", "Ana"])
+            let check = try await PostgresDocumentStore(url: url)
+            let ids = try await check.collection(Rider.self, named: "riders").all().map(\.id)
+            await check.close()
+            #expect(ids == [1, 3])
+        }
+
+        private func section(of text: String, from start: String, to end: String) -> String? {
+            guard let lower = text.range(of: start), let upper = text.range(of: end, range: lower.upperBound..<text.endIndex) else {
+                return nil
+            }
+            return String(text[lower.upperBound..<upper.lowerBound])
+        }
+    }
+}
