@@ -5,7 +5,9 @@ import Testing
 
 /// CSV columns get one type each, from all their cells or from `--types`.
 @Suite("CSV import: column types and headers")
-struct CSVColumnTypeTests {
+struct CSVColumnTypeTests: ImportFixture {
+    static let defaultCollection = "rows"
+    static let batchSize: Int? = 2
     let directory: URL
     let store: DocumentStore
 
@@ -14,29 +16,8 @@ struct CSVColumnTypeTests {
         store = try DocumentStore.inMemory()
     }
 
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    func importFile(_ path: String, into collection: String = "rows", _ options: ImportOptions = ImportOptions()) throws -> ImportReport {
-        var importer = Importer(store: store, collection: collection, options: options)
-        importer.batchSize = 2
-        return try importer.importFile(atPath: path)
-    }
-
     func documents(_ collection: String = "rows") throws -> [JSONValue] {
         try store.collection(named: collection).all()
-    }
-
-    func failure(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 
     /// The JSON type a stored value has, as `.schema` names it.

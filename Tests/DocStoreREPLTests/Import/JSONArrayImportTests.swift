@@ -5,32 +5,14 @@ import Testing
 
 /// `.json` arrays are imported element by element as the file streams by.
 @Suite("JSON array import: streamed")
-struct JSONArrayImportTests {
+struct JSONArrayImportTests: ImportFixture {
+    static let defaultCollection = "items"
     let directory: URL
     let store: DocumentStore
 
     init() throws {
         directory = try temporaryDirectory()
         store = try DocumentStore.inMemory()
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    func importFile(_ path: String, into collection: String = "items", _ options: ImportOptions = ImportOptions()) throws -> ImportReport {
-        try Importer(store: store, collection: collection, options: options).importFile(atPath: path)
-    }
-
-    func failure(_ body: () throws -> Void) -> String? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return "\(error)"
-        }
     }
 
     /// A document whose strings hold what ends elements outside strings.
