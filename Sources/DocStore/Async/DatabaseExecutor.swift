@@ -56,18 +56,16 @@ final class DatabaseExecutor: Sendable {
                 // Work still queued (behind other work on these threads) when the
                 // task is cancelled ends the wait at once and never runs.
                 token.onCancelBeforeStart { continuation.resume(throwing: CancellationError()) }
-                self.submit(work) { () -> WorkLane.Completion? in
-                    guard token.start() else { return nil }
+                let queue = work == .write ? self.writes : self.reads
+                queue.async {
+                    guard token.start() else { return }
                     self.startedCount.add(1, ordering: .relaxed)
-                    let outcome: Result<Unchecked<R>, any Error>
                     do {
-                        outcome = .success(Unchecked(try CancellationToken.with(token) { try body() }))
+                        let result = try CancellationToken.with(token) { try body() }
+                        continuation.resume(returning: result)
                     } catch {
-                        outcome = .failure(token.isCancelled ? CancellationError() : error)
+                        continuation.resume(throwing: token.isCancelled ? CancellationError() : error)
                     }
-                    // The value crosses to the awaiting task once, here.
-                    let result = Unchecked(copying: outcome)
-                    return { continuation.resume(with: result.value.map(\.value)) }
                 }
             }
         } onCancel: {
@@ -95,17 +93,6 @@ final class DatabaseExecutor: Sendable {
         }
         try Task.checkCancellation()
         return result.value
-    }
-
-    /// Runs `job` on the queue for `work`, then the completion it returns (which
-    /// resumes the awaiting task): at once, or for point reads after the lane's
-    /// batch (see ``WorkLane``).
-    private func submit(_ work: Work, _ job: @escaping WorkLane.Job) {
-        switch work {
-        case .pointRead: pointReads.submit(job)
-        case .read: reads.async { job()?() }
-        case .write: writes.async { job()?() }
-        }
     }
 
     /// Runs `body` on the read queue without waiting for it (live queries' fetches).

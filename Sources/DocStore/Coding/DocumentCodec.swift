@@ -95,60 +95,36 @@ enum DocumentCodec {
 
     /// Decodes a model from a `JSONValue`.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(DocumentCodingError) -> T {
-        if let scalar = scalar(type, from: value) { return scalar }
-        return try decode(type, from: serialize(value))
+        try decode(type, from: value, as: ScalarType(T.self))
     }
 
-    /// Decodes a value of a type whose ``ScalarType`` was found beforehand: a
-    /// column read row after row decodes without comparing metatypes each time.
+    /// Decodes a value of a type whose ``ScalarType`` was found beforehand (a
+    /// column read row after row finds it once). The common scalars and nil are
+    /// decoded directly, as the full decoder would decode them; anything else
+    /// goes through the full decoder.
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, as scalar: ScalarType) throws(DocumentCodingError) -> T {
         // unsafeBitCast between a type and itself: `scalar` was made from T.
         switch (scalar, value) {
         case (.string, .string(let string)): return unsafeBitCast(string, to: T.self)
         case (.optionalString, .string(let string)): return unsafeBitCast(Optional(string), to: T.self)
-        case (.optionalString, .null): return unsafeBitCast(String?.none, to: T.self)
         case (.int, .integer(let integer)): return unsafeBitCast(Int(integer), to: T.self)
         case (.optionalInt, .integer(let integer)): return unsafeBitCast(Optional(Int(integer)), to: T.self)
-        case (.optionalInt, .null): return unsafeBitCast(Int?.none, to: T.self)
+        // Correctly rounded, as the decoder reads an integer as a Double.
         case (.double, .double(let double)): return unsafeBitCast(double, to: T.self)
         case (.double, .integer(let integer)): return unsafeBitCast(Double(integer), to: T.self)
         case (.optionalDouble, .double(let double)): return unsafeBitCast(Optional(double), to: T.self)
         case (.optionalDouble, .integer(let integer)): return unsafeBitCast(Optional(Double(integer)), to: T.self)
-        case (.optionalDouble, .null): return unsafeBitCast(Double?.none, to: T.self)
         case (.bool, .bool(let bool)): return unsafeBitCast(bool, to: T.self)
         case (.optionalBool, .bool(let bool)): return unsafeBitCast(Optional(bool), to: T.self)
-        case (.optionalBool, .null): return unsafeBitCast(Bool?.none, to: T.self)
+        case (_, .null):
+            if let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = optional.init(nilLiteral: ()) as? T {
+                return none
+            }
         default:
-            // Anything else (other types, a value of another kind: its error) as usual.
-            return try decode(type, from: value)
+            break
         }
-    }
-
-    /// The common scalars (strings, integers, doubles, booleans, their optionals
-    /// and nil) decoded directly, as the full decoder would decode them; nil for
-    /// anything else, which takes the full path.
-    private static func scalar<T>(_ type: T.Type, from value: JSONValue) -> T? {
-        // unsafeBitCast between a type and itself: the checks make T that type.
-        switch value {
-        case .string(let string) where T.self == String.self: return unsafeBitCast(string, to: T.self)
-        case .string(let string) where T.self == String?.self: return unsafeBitCast(Optional(string), to: T.self)
-        case .integer(let integer) where T.self == Int.self: return unsafeBitCast(Int(integer), to: T.self)
-        case .integer(let integer) where T.self == Int?.self: return unsafeBitCast(Optional(Int(integer)), to: T.self)
-        case .integer(let integer) where T.self == Int64.self: return unsafeBitCast(integer, to: T.self)
-        case .integer(let integer) where T.self == Int64?.self: return unsafeBitCast(Optional(integer), to: T.self)
-        // Correctly rounded, as the decoder reads an integer as a Double.
-        case .integer(let integer) where T.self == Double.self: return unsafeBitCast(Double(integer), to: T.self)
-        case .integer(let integer) where T.self == Double?.self: return unsafeBitCast(Optional(Double(integer)), to: T.self)
-        case .double(let double) where T.self == Double.self: return unsafeBitCast(double, to: T.self)
-        case .double(let double) where T.self == Double?.self: return unsafeBitCast(Optional(double), to: T.self)
-        case .bool(let bool) where T.self == Bool.self: return unsafeBitCast(bool, to: T.self)
-        case .bool(let bool) where T.self == Bool?.self: return unsafeBitCast(Optional(bool), to: T.self)
-        case .null:
-            guard let optional = T.self as? any ExpressibleByNilLiteral.Type else { return nil }
-            return optional.init(nilLiteral: ()) as? T
-        default:
-            return nil
-        }
+        // Other types, and a value of another kind (whose error the decoder words).
+        return try decode(type, from: serialize(value))
     }
 
     /// Which of the common scalar types `T` is, found once for a column: each

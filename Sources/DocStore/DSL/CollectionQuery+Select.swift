@@ -151,17 +151,10 @@ extension CollectionQuery {
     /// field when it can't be.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: FieldPath,
                               as scalarType: DocumentCodec.ScalarType? = nil) throws -> T {
-        if let scalarType, scalarType != .other {
-            do {
-                return try DocumentCodec.decode(T.self, from: value, as: scalarType)
-            } catch {
-                throw DocStoreError.decodingFailed(
-                    collection: collection.name, key: nil, codingPath: path.description, reason: error.reason)
-            }
-        }
-        if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+        let scalarType = scalarType ?? DocumentCodec.ScalarType(T.self)
+        if scalarType == .other, T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
         do {
-            return try DocumentCodec.decode(T.self, from: value)
+            return try DocumentCodec.decode(T.self, from: value, as: scalarType)
         } catch {
             throw DocStoreError.decodingFailed(
                 collection: collection.name, key: nil, codingPath: path.description, reason: error.reason)

@@ -145,14 +145,8 @@ struct ConditionCompiler {
     private func isIn(_ field: FieldSQL, _ values: [JSONValue], path: FieldPath) throws -> SQLFragment {
         if dialect == .postgres { return try postgresIsIn(field, values, path: path) }
         var groups: [JSONRank: [JSONValue]] = [:]
-        for value in values {
-            switch value {
-            case .array, .object:
-                throw DocStoreError.invalidQuery(collection: collection, field: path.description,
-                                                 reason: "`in` takes scalar values (null, boolean, number or string), not \(value.typeName)")
-            case .double(let d) where d.isNaN: continue
-            default: groups[JSONRank(value), default: []].append(value)
-            }
+        for value in try membershipList(values, path: path) {
+            groups[JSONRank(value), default: []].append(value)
         }
         var tests: [SQLFragment] = []
         for rank in [JSONRank.null, .bool, .number, .string] {
@@ -167,6 +161,20 @@ struct ConditionCompiler {
         }
         if tests.isEmpty { return "0" }
         return tests.count == 1 ? tests[0] : "(" + .joined(tests, separator: " OR ") + ")"
+    }
+
+    /// The values an `in` list can match, in either dialect: scalars only (an
+    /// array or object is an error), without NaN, which equals nothing.
+    func membershipList(_ values: [JSONValue], path: FieldPath) throws -> [JSONValue] {
+        try values.filter { value in
+            switch value {
+            case .array, .object:
+                throw DocStoreError.invalidQuery(collection: collection, field: path.description,
+                                                 reason: "`in` takes scalar values (null, boolean, number or string), not \(value.typeName)")
+            case .double(let d) where d.isNaN: return false
+            default: return true
+            }
+        }
     }
 
     /// The keys or field values another query selects, as a SQL subquery.

@@ -57,18 +57,9 @@ extension ConditionCompiler {
     /// Equal to one of the values: a null test, and one `IN` over a bound jsonb
     /// array of the others (jsonb equality never equates different types).
     func postgresIsIn(_ field: FieldSQL, _ values: [JSONValue], path: FieldPath) throws -> SQLFragment {
-        var scalars: [JSONValue] = []
-        var hasNull = false
-        for value in values {
-            switch value {
-            case .array, .object:
-                throw DocStoreError.invalidQuery(collection: collection, field: path.description,
-                                                 reason: "`in` takes scalar values (null, boolean, number or string), not \(value.typeName)")
-            case .double(let d) where d.isNaN: continue
-            case .null: hasNull = true
-            default: scalars.append(value)
-            }
-        }
+        let members = try membershipList(values, path: path)
+        let hasNull = members.contains(.null)
+        let scalars = members.filter { $0 != .null }
         var tests: [SQLFragment] = []
         if hasNull { tests.append("(" + field.rank + " = 0)") }
         if !scalars.isEmpty {
