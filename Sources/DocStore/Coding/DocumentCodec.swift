@@ -106,24 +106,36 @@ enum DocumentCodec {
         // unsafeBitCast between a type and itself: `scalar` was made from T.
         switch (scalar, value) {
         case (.string, .string(let string)): return unsafeBitCast(string, to: T.self)
-        case (.optionalString, .string(let string)): return unsafeBitCast(Optional(string), to: T.self)
+        case (.optionalString, .string(let string)): return unsafeBitCast(String?.some(string), to: T.self)
         case (.int, .integer(let integer)): return unsafeBitCast(Int(integer), to: T.self)
-        case (.optionalInt, .integer(let integer)): return unsafeBitCast(Optional(Int(integer)), to: T.self)
+        case (.optionalInt, .integer(let integer)): return unsafeBitCast(Int?.some(Int(integer)), to: T.self)
         // Correctly rounded, as the decoder reads an integer as a Double.
         case (.double, .double(let double)): return unsafeBitCast(double, to: T.self)
         case (.double, .integer(let integer)): return unsafeBitCast(Double(integer), to: T.self)
-        case (.optionalDouble, .double(let double)): return unsafeBitCast(Optional(double), to: T.self)
-        case (.optionalDouble, .integer(let integer)): return unsafeBitCast(Optional(Double(integer)), to: T.self)
+        case (.optionalDouble, .double(let double)): return unsafeBitCast(Double?.some(double), to: T.self)
+        case (.optionalDouble, .integer(let integer)): return unsafeBitCast(Double?.some(Double(integer)), to: T.self)
         case (.bool, .bool(let bool)): return unsafeBitCast(bool, to: T.self)
-        case (.optionalBool, .bool(let bool)): return unsafeBitCast(Optional(bool), to: T.self)
-        case (_, .null):
-            if let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = optional.init(nilLiteral: ()) as? T {
-                return none
-            }
+        case (.optionalBool, .bool(let bool)): return unsafeBitCast(Bool?.some(bool), to: T.self)
+        // nil without asking T at run time whether it is an optional.
+        case (.optionalString, .null): return unsafeBitCast(String?.none, to: T.self)
+        case (.optionalInt, .null): return unsafeBitCast(Int?.none, to: T.self)
+        case (.optionalDouble, .null): return unsafeBitCast(Double?.none, to: T.self)
+        case (.optionalBool, .null): return unsafeBitCast(Bool?.none, to: T.self)
         default:
-            break
+            return try decodeOther(type, from: value)
         }
-        // Other types, and a value of another kind (whose error the decoder words).
+    }
+
+    /// The rest of ``decode(_:from:as:)``: nil as another optional type, other
+    /// types, and a value of another kind (whose error the decoder words). Apart,
+    /// because its `as? T` makes a function ask for `Optional<T>`'s metadata on
+    /// entry, every call, whichever case it takes.
+    @inline(never)
+    private static func decodeOther<T: Decodable>(_ type: T.Type, from value: JSONValue) throws(DocumentCodingError) -> T {
+        if case .null = value, let optional = T.self as? any ExpressibleByNilLiteral.Type,
+           let none = optional.init(nilLiteral: ()) as? T {
+            return none
+        }
         return try decode(type, from: serialize(value))
     }
 

@@ -47,7 +47,7 @@ extension DocumentCollection {
                 for entry in entries {
                     switch entry.source {
                     case .json:
-                        values.append(statement.isNull(at: column) ? .null : try parsed(statement.bytes(at: column)))
+                        values.append(statement.isNull(at: column) ? .null : try parsedColumn(statement.bytes(at: column), collection: name))
                         column += 1
                     case .column:
                         values.append(try statement.jsonValue(rankAt: column, collection: name, key: nil))
@@ -85,19 +85,6 @@ extension DocumentCollection {
         }
     }
 
-    private func parsed(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
-        // A string without escapes (most field values): its bytes are its UTF-8.
-        if bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\""),
-           !bytes.contains(UInt8(ascii: "\\")) {
-            return .string(String(decoding: bytes[1..<(bytes.count - 1)], as: UTF8.self))
-        }
-        do {
-            return try DocumentCodec.parse(bytes)
-        } catch {
-            throw DocStoreError.corruptDocument(collection: name, key: .integer(0), reason: error.description)
-        }
-    }
-
     /// Overflow reported by SQLite, as an error naming the collection and fields.
     private func mappingOverflow(_ pipeline: QueryPipeline, _ body: () throws -> Void) throws {
         do {
@@ -113,5 +100,20 @@ extension DocumentCollection {
             throw DocStoreError.invalidQuery(collection: name, field: summed.joined(separator: ", "),
                                              reason: "the sum of these integers in a group overflows 64 bits")
         }
+    }
+}
+
+/// A JSON column's value of a pipeline row. Not a member of the generic
+/// collection type, so that no row asks for its metadata.
+private func parsedColumn(_ bytes: UnsafeRawBufferPointer, collection name: String) throws -> JSONValue {
+    // A string without escapes (most field values): its bytes are its UTF-8.
+    if bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\""),
+       !bytes.contains(UInt8(ascii: "\\")) {
+        return .string(String(decoding: bytes[1..<(bytes.count - 1)], as: UTF8.self))
+    }
+    do {
+        return try DocumentCodec.parse(bytes)
+    } catch {
+        throw DocStoreError.corruptDocument(collection: name, key: .integer(0), reason: error.description)
     }
 }
