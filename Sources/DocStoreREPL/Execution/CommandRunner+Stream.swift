@@ -12,7 +12,7 @@ extension CommandRunner {
         switch command {
         case .query(let name, let query, .fetch):
             let collection = store.collection(named: name)
-            return ResultStream(columns: nil, noun: "document") { [interruption] body in
+            return ResultStream(columns: nil, noun: "document", isLimited: query.limit != nil) { [interruption] body in
                 var count = 0
                 try collection.forEachStoredDocument(query) { key, text in
                     try interruption.check("interrupted after \(CommandResult.plural(count, "document"))")
@@ -22,7 +22,7 @@ extension CommandRunner {
             }
         case .query(let name, let query, .select(let fields)):
             let collection = store.collection(named: name)
-            return ResultStream(columns: fields.map(\.description), noun: "row") { [interruption] body in
+            return ResultStream(columns: fields.map(\.description), noun: "row", isLimited: query.limit != nil) { [interruption] body in
                 var count = 0
                 try collection.forEachSelected(query, fields: fields) { values in
                     try interruption.check("interrupted after \(CommandResult.plural(count, "row"))")
@@ -33,7 +33,8 @@ extension CommandRunner {
         case .pipeline(let name, let pipeline, .rows):
             let collection = store.collection(named: name)
             let columns = try collection.columns(of: pipeline)
-            return ResultStream(columns: columns?.map(\.header), noun: columns == nil ? "document" : "row") { [interruption] body in
+            return ResultStream(columns: columns?.map(\.header), noun: columns == nil ? "document" : "row",
+                                isLimited: pipeline.isLimited) { [interruption] body in
                 var count = 0
                 try collection.forEachRow(pipeline) { row in
                     try interruption.check("interrupted after \(CommandResult.plural(count, columns == nil ? "document" : "row"))")
@@ -47,6 +48,18 @@ extension CommandRunner {
             }
         default:
             return nil
+        }
+    }
+}
+
+extension QueryPipeline {
+    /// Whether a stage limits the rows (`.limit(N)`): no later stage adds rows
+    /// (a group makes fewer, a join or select as many), so the result has at
+    /// most N rows, the number asked for.
+    var isLimited: Bool {
+        query.limit != nil || stages.contains { stage in
+            if case .refine(let query) = stage { return query.limit != nil }
+            return false
         }
     }
 }

@@ -111,7 +111,7 @@ final class CommandRunner {
         if query == DocumentQuery() {
             switch action {
             case .fetch:
-                return try fetch(query) { try collection.forEach($0) }
+                return try fetch(isLimited: query.limit != nil) { try collection.forEach($0) }
             case .count:
                 return .value(.integer(Int64(try collection.count())))
             case .keys:
@@ -122,7 +122,7 @@ final class CommandRunner {
         }
         switch action {
         case .fetch:
-            return try fetch(query) { try collection.forEach(query, $0) }
+            return try fetch(isLimited: query.limit != nil) { try collection.forEach(query, $0) }
         case .first:
             return .documents(try collection.first(query).map { [$0] } ?? [])
         case .count:
@@ -168,11 +168,9 @@ final class CommandRunner {
             break
         }
         guard let columns = try collection.columns(of: pipeline) else {
-            let limit: Int? = if case .refine(let last)? = pipeline.stages.last { last.limit } else { nil }
-            return try fetch(DocumentQuery(limit: limit)) { try collection.forEachRow(pipeline, $0) }
+            return try fetch(isLimited: pipeline.isLimited) { try collection.forEachRow(pipeline, $0) }
         }
-        let hasLimit = if case .refine(let last)? = pipeline.stages.last { last.limit != nil } else { false }
-        let limit = hasLimit ? nil : displayLimit
+        let limit = pipeline.isLimited ? nil : displayLimit
         var rows: [[JSONValue?]] = []
         var more = false
         do {
@@ -193,8 +191,8 @@ final class CommandRunner {
 
     /// Collects the documents `forEach` streams: up to the display limit when
     /// the query has no limit of its own, stopping early on ctrl-C.
-    private func fetch(_ query: DocumentQuery, _ forEach: ((JSONValue) throws -> Void) throws -> Void) throws -> CommandResult {
-        let limit = query.limit == nil ? displayLimit : nil
+    private func fetch(isLimited: Bool, _ forEach: ((JSONValue) throws -> Void) throws -> Void) throws -> CommandResult {
+        let limit = isLimited ? nil : displayLimit
         var documents: [JSONValue] = []
         var more = false
         do {

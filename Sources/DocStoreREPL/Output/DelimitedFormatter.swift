@@ -42,6 +42,11 @@ struct DelimitedFormatter: ResultFormatter {
         }, into: &out)
     }
 
+    /// A line of `⋮` fields, one per column.
+    func writeGap(omitted: Int, into out: inout OutputBuffer) throws {
+        try writeLine(columns.names.map { _ in "⋮" }, into: &out)
+    }
+
     func end(count: Int, into out: inout OutputBuffer) throws {}
 
     private func writeLine(_ fields: [String], into out: inout OutputBuffer) throws {

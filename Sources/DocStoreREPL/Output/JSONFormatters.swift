@@ -7,6 +7,7 @@ struct JSONArrayFormatter: ResultFormatter {
     let columns: [String]?
     let style: TerminalStyle
     private var started = false
+    private var afterGap = false
 
     init(columns: [String]?, style: TerminalStyle) {
         self.columns = columns
@@ -18,10 +19,18 @@ struct JSONArrayFormatter: ResultFormatter {
     }
 
     mutating func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
-        var text = started ? ",\n  " : "\n  "
+        var text = started && !afterGap ? ",\n  " : "\n  "
         started = true
+        afterGap = false
         JSONText(options: .pretty, style: style).write(try item.value(columns: columns), into: &text, indent: 1)
         try out.append(text)
+    }
+
+    /// `⋮` as an element of its own, after the comma of the one before.
+    mutating func writeGap(omitted: Int, into out: inout OutputBuffer) throws {
+        try out.append((started ? "," : "") + "\n  " + style.apply(.dim, "⋮"))
+        started = true
+        afterGap = true
     }
 
     func end(count: Int, into out: inout OutputBuffer) throws {
@@ -51,6 +60,10 @@ struct NDJSONFormatter: ResultFormatter {
         try out.append(JSONText(style: style).string(try item.value(columns: columns)) + "\n")
     }
 
+    func writeGap(omitted: Int, into out: inout OutputBuffer) throws {
+        try out.append(style.apply(.dim, "⋮") + "\n")
+    }
+
     func end(count: Int, into out: inout OutputBuffer) throws {}
 }
 
@@ -71,6 +84,12 @@ struct LineFormatter: ResultFormatter {
     mutating func write(_ item: ResultItem, into out: inout OutputBuffer) throws {
         let record = Self.record(try item.value(columns: columns), style: style)
         try out.append((started ? "\n" : "") + record + "\n")
+        started = true
+    }
+
+    /// `⋮` as a record of its own, between blank lines.
+    mutating func writeGap(omitted: Int, into out: inout OutputBuffer) throws {
+        try out.append((started ? "\n" : "") + style.apply(.dim, "⋮") + "\n")
         started = true
     }
 

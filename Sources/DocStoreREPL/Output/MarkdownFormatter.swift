@@ -29,6 +29,11 @@ struct MarkdownFormatter: ResultFormatter {
         try out.append(line(try columns.cells(of: item).map { $0.map { cell(CellText.text($0)) } ?? "" }))
     }
 
+    /// A row of `⋮` cells.
+    func writeGap(omitted: Int, into out: inout OutputBuffer) throws {
+        try out.append(line(columns.names.map { _ in "⋮" }))
+    }
+
     func end(count: Int, into out: inout OutputBuffer) throws {}
 
     private func line(_ cells: [String]) -> String {

@@ -18,7 +18,8 @@ protocol ResultFormatter {
     mutating func begin(into out: inout OutputBuffer) throws
     /// Writes one item.
     mutating func write(_ item: ResultItem, into out: inout OutputBuffer) throws
-    /// Marks rows left out between the first and last shown (a terminal's long table).
+    /// Marks items left out between the first and last shown (a terminal's long
+    /// result): a `⋮` line in the mode's own shape.
     mutating func writeGap(omitted: Int, into out: inout OutputBuffer) throws
     /// Writes what comes after the items, given how many there were.
     mutating func end(count: Int, into out: inout OutputBuffer) throws
@@ -29,7 +30,6 @@ protocol ResultFormatter {
 extension ResultFormatter {
     var needsFirstPass: Bool { false }
     mutating func measure(_ item: ResultItem) throws {}
-    mutating func writeGap(omitted: Int, into out: inout OutputBuffer) throws {}
     var overflowsWidth: Bool { false }
 }
 

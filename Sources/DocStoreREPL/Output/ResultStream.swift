@@ -42,6 +42,9 @@ struct ResultStream {
     var columns: [String]?
     /// What an item is called in counts: "document" or "row".
     var noun: String
+    /// Whether the query asked for a number of rows (`.limit(N)` at any
+    /// stage): a terminal then shows all of them, never only the first and last.
+    var isLimited = false
     /// Calls `body` with each item in order; stops at the first error.
     var forEach: ((ResultItem) throws -> Void) throws -> Void
 }

@@ -6,8 +6,8 @@ import DocStore
 struct StreamPrinter {
     var settings: FormatSettings
     /// At most how many items to show (an interactive terminal), or nil for all.
-    /// A table shows the first and the last halves with a ⋮ row between; other
-    /// modes the first ones. Either way every item is counted.
+    /// Every mode shows the first and the last halves with a ⋮ line between
+    /// (a row of a table, a line of the others); every item is counted.
     var limit: Int?
 
     /// How many items the result had, how many were shown, and whether a table
@@ -44,7 +44,7 @@ struct StreamPrinter {
     /// formats the kept ones.
     private func printLimited(_ stream: ResultStream, limit: Int, formatter: inout any ResultFormatter,
                               into out: inout OutputBuffer) throws -> Printed {
-        let headCount = settings.mode == .table ? (limit + 1) / 2 : limit
+        let headCount = (limit + 1) / 2
         let tailCount = limit - headCount
         var head: [ResultItem] = []
         var tail: [ResultItem] = []

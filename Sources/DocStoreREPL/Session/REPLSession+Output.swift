@@ -114,7 +114,10 @@ extension REPLSession {
     private func print(_ command: REPLCommand, to sink: ByteSink, onScreen: Bool) throws -> PrintedSummary {
         let settings = formatSettings(onScreen: onScreen, mode: options.mode)
         if let stream = try runner.stream(command) {
-            let printer = StreamPrinter(settings: settings, limit: onScreen && options.interactive ? screenRowLimit : nil)
+            // A long result is cut on a terminal's screen only, and only when
+            // unbounded: a user who wrote `.limit(500)` asked for 500 rows.
+            let cut = onScreen && options.interactive && !stream.isLimited
+            let printer = StreamPrinter(settings: settings, limit: cut ? screenRowLimit : nil)
             let printed = try printer.print(stream, store: store, to: sink)
             var summary = PrintedSummary(overflows: printed.overflows)
             if printed.shown < printed.count {

@@ -129,4 +129,29 @@ struct TerminalControlTests {
         try screen.send("Enter")
         try screen.waitFor("the script's result") { $0.contains("Tampa Bay") }
     }
+
+    /// The screen (40 lines) cuts an unbounded result to its first and last
+    /// rows, but a query that asked for 50 rows gets all 50, in any mode.
+    @Test(.timeLimit(.minutes(2))) func anExplicitLimitIsNotCutByTheScreen() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("rows.sqlite").path
+        do {
+            let store = try DocumentStore(path: path)
+            try store.collection(named: "rows").insert(contentsOf: (1...100).map { ["id": .integer(Int64($0)), "n": .integer(Int64($0))] as JSONValue })
+        }
+        let screen = try launch(path + " --mode ndjson")
+        try screen.type("rows")
+        try screen.send("Enter")
+        let cut = try screen.waitFor("the cut result") { $0.contains("100 documents, 32 shown; .maxrows N, or .once FILE for all") }
+        #expect(cut.contains(#"{"id":100,"n":100}"#) && cut.contains("\n⋮\n"), "\(cut)")
+        try screen.waitForPrompt()
+        // 50 rows scroll the cut result off the 40-line screen.
+        try screen.type("rows.sorted { $0.n.descending }.limit(50)")
+        try screen.send("Enter")
+        let whole = try screen.waitFor("the 50 rows") { $0.contains("\n50 documents (") }
+        // The last of the 50 rows comes right before the count: nothing was left out.
+        #expect(whole.contains(#"{"id":51,"n":51}"# + "\n50 documents ("), "\(whole)")
+        #expect(!whole.contains("shown") && !whole.contains("⋮"), "\(whole)")
+    }
 }
