@@ -120,6 +120,8 @@ let package = Package(
             name: "DocStoreREPL",
             dependencies: [
                 "DocStore",
+                // `docstore postgres://…`: the CLI (not the embedded library) builds NIO.
+                "DocStorePostgres",
                 "CJansson",
                 "CEditLine",
                 .product(name: "OrderedCollections", package: "swift-collections"),

@@ -16,7 +16,7 @@ struct DocStoreCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store file (created if missing). Omit it for an in-memory store with sample data.")
+    @Argument(help: ArgumentHelp("The store file (created if missing), or a PostgreSQL database: postgres://user@host/database (postgres://user@/database?host=/socket/directory for a Unix socket). Omit it for an in-memory store with sample data.", valueName: "store"))
     var store: String?
 
     @Flag(name: .long, help: "Open the store read-only: writes are refused.")
@@ -51,4 +51,40 @@ struct DocStoreCommand: ParsableCommand {
     }
 }
 
-DocStoreCommand.main()
+/// `docstore copy SOURCE DEST`: a store's collections, indexes and key/value
+/// entries into another store, file or PostgreSQL.
+struct CopyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docstore copy",
+        abstract: "Copy every collection, index and key/value entry of one store into another.",
+        discussion: """
+            Each store is a file or a PostgreSQL URL (postgres://user@host/database). Each collection is \
+            copied in one transaction at the destination and verified by its count and a checksum of its \
+            documents: a failure leaves it as it was. A destination collection that holds documents is \
+            refused unless --replace is given. A progress bar shows on a terminal.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The store to copy from: a file, or postgres://…", valueName: "source"))
+    var source: String
+
+    @Argument(help: ArgumentHelp("The store to copy into: a file (created if missing), or postgres://…", valueName: "destination"))
+    var destination: String
+
+    @Flag(name: .long, help: "Empty destination collections that hold documents, and overwrite key/value entries, instead of refusing.")
+    var replace = false
+
+    func run() throws {
+        let code = CopyLauncher.run(source: source, destination: destination, replace: replace)
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+// `docstore copy …` is the copy; anything else opens the shell (a store file
+// named "copy" opens as ./copy).
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "copy" {
+    CopyCommand.main(Array(arguments.dropFirst()))
+} else {
+    DocStoreCommand.main()
+}

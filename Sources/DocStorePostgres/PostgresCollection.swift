@@ -204,7 +204,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The collection's key kind, creating its table and catalog row first when
     /// it doesn't exist (in the caller's transaction, or in one of its own).
-    private func ensureCollection(kind: KeyKind) async throws -> KeyKind {
+    func ensureCollection(kind: KeyKind) async throws -> KeyKind {
         if let existing = keyKind() { return existing }
         if transaction == nil {
             try await store.reloadCatalog()
@@ -226,7 +226,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         return recorded
     }
 
-    private func decodeKey(_ cell: PostgresCell, kind: KeyKind?) throws -> DocumentKey {
+    func decodeKey(_ cell: PostgresCell, kind: KeyKind?) throws -> DocumentKey {
         switch kind {
         case .integer?, nil:
             return .integer(try cell.decode(Int64.self))

@@ -5,6 +5,7 @@ import PostgresNIO
 ///
 ///     postgres://user:password@host:5432/database      -- TCP (TLS preferred, as libpq)
 ///     postgres://user@/database?host=/run/postgresql   -- Unix socket in that directory
+///     postgres:///database?host=/run/postgresql        -- the user: $PGUSER, else this process's
 ///
 /// A `host` query item that is a path names the socket directory, as libpq's
 /// does; the socket is `.s.PGSQL.<port>` in it.
@@ -14,7 +15,10 @@ enum PostgresURL {
               components.scheme == "postgres" || components.scheme == "postgresql" else {
             throw PostgresStoreError.invalidURL(text, reason: "it must start with postgres:// (postgres://user@host:port/database)")
         }
-        guard let user = components.user, !user.isEmpty else {
+        // No user at all (`postgres:///db?host=/run/postgresql`): as libpq,
+        // $PGUSER, else the name this process runs as.
+        let user = components.user ?? ProcessInfo.processInfo.environment["PGUSER"] ?? ProcessInfo.processInfo.userName
+        guard !user.isEmpty else {
             throw PostgresStoreError.invalidURL(text, reason: "it names no user (postgres://user@host/database)")
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path

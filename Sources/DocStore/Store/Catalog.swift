@@ -6,6 +6,12 @@ public struct CollectionInfo: Sendable, Hashable {
     public var name: String
     /// The kind of its keys.
     public var keyKind: KeyKind
+
+    /// Describes a collection (another backend's catalog lists them too).
+    public init(name: String, keyKind: KeyKind) {
+        self.name = name
+        self.keyKind = keyKind
+    }
 }
 
 /// The catalog: DocStore's own tables, recording the store's format version and

@@ -2,53 +2,10 @@ import DocStore
 
 extension CommandRunner {
     /// The result of `command` as a stream, for the commands whose results can be
-    /// long (a query's documents, a select's rows, a group's or join's rows); nil
-    /// for the others, which ``run(_:)`` answers whole.
-    ///
-    /// Nothing is read until the stream's `forEach` runs; each run compiles and
-    /// steps the same SQL as the collection's query API, and stops with
-    /// ``Interruption/Interrupted`` on ctrl-C.
+    /// long, when the store's backend streams them; nil for the others, which
+    /// ``run(_:)`` answers whole.
     func stream(_ command: REPLCommand) throws -> ResultStream? {
-        switch command {
-        case .query(let name, let query, .fetch):
-            let collection = store.collection(named: name)
-            return ResultStream(columns: nil, noun: "document", isLimited: query.limit != nil) { [interruption] body in
-                var count = 0
-                try collection.forEachStoredDocument(query) { key, text in
-                    try interruption.check("interrupted after \(CommandResult.plural(count, "document"))")
-                    try body(.stored(key: key, collection: name, text: text))
-                    count += 1
-                }
-            }
-        case .query(let name, let query, .select(let fields)):
-            let collection = store.collection(named: name)
-            return ResultStream(columns: fields.map(\.description), noun: "row", isLimited: query.limit != nil) { [interruption] body in
-                var count = 0
-                try collection.forEachSelected(query, fields: fields) { values in
-                    try interruption.check("interrupted after \(CommandResult.plural(count, "row"))")
-                    try body(.row(values.map(Optional.some)))
-                    count += 1
-                }
-            }
-        case .pipeline(let name, let pipeline, .rows):
-            let collection = store.collection(named: name)
-            let columns = try collection.columns(of: pipeline)
-            return ResultStream(columns: columns?.map(\.header), noun: columns == nil ? "document" : "row",
-                                isLimited: pipeline.isLimited) { [interruption] body in
-                var count = 0
-                try collection.forEachRow(pipeline) { row in
-                    try interruption.check("interrupted after \(CommandResult.plural(count, columns == nil ? "document" : "row"))")
-                    if let columns {
-                        try body(.row(columns.map { row.value(at: $0.path) ?? .null }))
-                    } else {
-                        try body(.document(row))
-                    }
-                    count += 1
-                }
-            }
-        default:
-            return nil
-        }
+        try backend.stream(command, interruption: interruption)
     }
 }
 

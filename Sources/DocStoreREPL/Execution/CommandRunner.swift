@@ -8,9 +8,10 @@ public struct CommandError: Error, CustomStringConvertible, Sendable {
 }
 
 /// Runs parsed commands against a store and returns their results. Query chains
-/// go to the collection's query API: the one pipeline every front end shares.
+/// go to the backend's query API as DocStore's AST: the one pipeline every front
+/// end shares, compiled for SQLite or PostgreSQL.
 final class CommandRunner {
-    let store: DocumentStore
+    let backend: any REPLBackend
     let schema: StoreSchema
     /// Where `.import` reports progress (a terminal's stderr), or nil.
     var progressOutput: TextOutput?
@@ -22,13 +23,18 @@ final class CommandRunner {
     /// Where notes beside a result go (the session's stderr), or nil.
     var notes: TextOutput?
 
-    init(store: DocumentStore, schema: StoreSchema) {
-        self.store = store
+    init(backend: any REPLBackend, schema: StoreSchema) {
+        self.backend = backend
         self.schema = schema
     }
 
+    /// A runner on a DocStore file or in-memory store.
+    convenience init(store: DocumentStore, schema: StoreSchema) {
+        self.init(backend: SQLiteBackend(store: store), schema: schema)
+    }
+
     func run(_ command: REPLCommand) throws -> CommandResult {
-        if command.writes, store.isReadOnly {
+        if command.writes, backend.isReadOnly {
             throw CommandError("the store is open read-only (--read-only): \(Self.verb(command)) is refused")
         }
         defer { if command.writes { schema.invalidate() } }
@@ -40,40 +46,36 @@ final class CommandRunner {
         case .watch:
             throw CommandError(".watch runs only in a session (REPLSession.execute), which prints each result")
         case .query(let name, let query, let action):
-            return try runQuery(store.collection(named: name), query, action)
+            return try runQuery(name, query, action)
         case .pipeline(let name, let pipeline, let action):
-            return try runPipeline(store.collection(named: name), pipeline, action)
+            return try runPipeline(name, pipeline, action)
         case .get(let name, let key):
-            let collection = store.collection(named: name)
-            guard let document = try collection.get(try adapt(key, for: name)) else {
+            guard let document = try backend.get(name, try adapt(key, for: name)) else {
                 return .message("no document with key \(key) in \(name)")
             }
             return .document(document)
         case .insert(let name, let documents):
-            let keys = try store.collection(named: name).insert(contentsOf: documents)
+            let keys = try backend.insert(name, documents)
             let shown = keys.prefix(10).map(\.description).joined(separator: ", ") + (keys.count > 10 ? ", …" : "")
             return .message("inserted \(CommandResult.plural(keys.count, "document")) (key\(keys.count == 1 ? "" : "s") \(shown))")
         case .save(let name, let documents):
-            try store.write { transaction in
-                let collection = transaction.collection(named: name)
-                for document in documents { try collection.save(document) }
-            }
+            try backend.save(name, documents)
             return .message("saved \(CommandResult.plural(documents.count, "document"))")
         case .deleteKey(let name, let key):
-            let deleted = try store.collection(named: name).delete(try adapt(key, for: name))
+            let deleted = try backend.delete(name, try adapt(key, for: name))
             return .message(deleted ? "deleted document \(key)" : "no document with key \(key) in \(name)")
         case .deleteAll(let name):
-            let count = try store.collection(named: name).deleteAll()
+            let count = try backend.deleteAll(name)
             return .message("deleted \(CommandResult.plural(count, "document"))")
         case .createIndex(let name, let fields, let unique):
-            let index = try store.collection(named: name).createIndex(on: fields, unique: unique)
+            let index = try backend.createIndex(name, on: fields, unique: unique)
             return .message("created \(unique ? "unique " : "")index \(index.name) on \(fields.map(\.description).joined(separator: ", "))")
         case .dropIndex(let name, let fields):
-            let dropped = try store.collection(named: name).dropIndex(on: fields)
+            let dropped = try backend.dropIndex(name, on: fields)
             return .message(dropped ? "dropped the index on \(fields.map(\.description).joined(separator: ", "))"
                 : "no index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
         case .indexes(let name):
-            let indexes = try store.collection(named: name).indexes()
+            let indexes = try backend.indexes(name)
             return .rows(columns: ["name", "fields", "unique"], indexes.map { index in
                 [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(index.isUnique)]
             })
@@ -82,60 +84,43 @@ final class CommandRunner {
         case .schema(let name):
             return try schemaReport(name)
         case .drop(let name):
-            let existed = try store.dropCollection(named: name)
+            let existed = try backend.dropCollection(name)
             return .message(existed ? "dropped collection \(name)" : "no collection named \(name)")
-        case .check(nil):
-            return .text(try store.check().description)
-        case .check(let name?):
-            return .text(try store.check(collection: name).description)
+        case .check(let name):
+            return .text(try backend.check(name))
         case .repair(let name):
-            return .message(try store.repair(collection: name).description)
+            return .message(try backend.repair(name))
         case .importFile(let name, let path, let options):
-            var importer = Importer(store: store, collection: name, options: options)
+            var importer = Importer(destination: backend.importDestination, collection: name, options: options)
             importer.progressOutput = progressOutput
             importer.interruption = interruption
             let report = try importer.importFile(atPath: path)
             return .message(report.summary)
         case .exportFile(let name, let path):
-            var exporter = Exporter(store: store, collection: name)
+            var exporter = Exporter(backend: backend, collection: name)
             exporter.interruption = interruption
             let count = try exporter.export(toPath: path)
             return .message("exported \(CommandResult.plural(count, "document")) to \(path)")
         }
     }
 
-    private func runQuery(_ collection: DocumentCollection<JSONValue>, _ query: DocumentQuery, _ action: QueryAction) throws -> CommandResult {
-        // A bare `coll`, `coll.count()` or `coll.keys()` needs no query: the
-        // collection's own methods answer it the same way (in key order) with no
-        // SQL to compile.
-        if query == DocumentQuery() {
-            switch action {
-            case .fetch:
-                return try fetch(isLimited: query.limit != nil) { try collection.forEach($0) }
-            case .count:
-                return .value(.integer(Int64(try collection.count())))
-            case .keys:
-                return .value(.array(try collection.keys().map(\.jsonValue)))
-            default:
-                break
-            }
-        }
+    private func runQuery(_ name: String, _ query: DocumentQuery, _ action: QueryAction) throws -> CommandResult {
         switch action {
         case .fetch:
-            return try fetch(isLimited: query.limit != nil) { try collection.forEach(query, $0) }
+            return try fetch(isLimited: query.limit != nil) { try backend.forEach(name, query, $0) }
         case .first:
-            return .documents(try collection.first(query).map { [$0] } ?? [])
+            return .documents(try backend.first(name, query).map { [$0] } ?? [])
         case .count:
-            return .value(.integer(Int64(try collection.count(query))))
+            return .value(.integer(Int64(try backend.count(name, query))))
         case .exists:
-            return .value(.bool(try collection.exists(query)))
+            return .value(.bool(try backend.exists(name, query)))
         case .keys:
-            return .value(.array(try collection.keys(query).map(\.jsonValue)))
+            return .value(.array(try backend.keys(name, query).map(\.jsonValue)))
         case .select(let fields):
-            let rows = try collection.select(query, fields: fields)
+            let rows = try backend.select(name, query, fields: fields)
             return .rows(columns: fields.map(\.description), rows.map { $0.map(Optional.some) })
         case .aggregate(let aggregate):
-            let value = try collection.aggregate(query, aggregate)
+            let value = try backend.aggregate(name, query, aggregate)
             // Counts by value are rows: a table reads better than a JSON array.
             if case .countBy = aggregate, case .array(let groups) = value,
                groups.allSatisfy({ if case .object = $0 { true } else { false } }) {
@@ -143,38 +128,37 @@ final class CommandRunner {
             }
             return .value(value)
         case .delete:
-            return .message("deleted \(CommandResult.plural(try collection.delete(query), "document"))")
+            return .message("deleted \(CommandResult.plural(try backend.delete(name, query), "document"))")
         case .update(let updates):
-            return .message("updated \(CommandResult.plural(try collection.update(query, updates), "document"))")
+            return .message("updated \(CommandResult.plural(try backend.update(name, query, updates), "document"))")
         case .explain:
-            return .text(try collection.explain(query).description)
+            return .text(try backend.explain(name, query))
         }
     }
 
     /// A chain with a group, join or computed select: rows under the group keys
     /// and aggregate names (or the selected names) as columns; documents when the
     /// rows are documents (a join without a select).
-    private func runPipeline(_ collection: DocumentCollection<JSONValue>, _ pipeline: QueryPipeline,
-                             _ action: PipelineAction) throws -> CommandResult {
+    private func runPipeline(_ name: String, _ pipeline: QueryPipeline, _ action: PipelineAction) throws -> CommandResult {
         var pipeline = pipeline
         switch action {
         case .count:
-            return .value(.integer(Int64(try collection.count(pipeline))))
+            return .value(.integer(Int64(try backend.count(name, pipeline))))
         case .explain:
-            return .text(try collection.explain(pipeline).description)
+            return .text(try backend.explain(name, pipeline))
         case .first:
             pipeline.stages.append(.refine(DocumentQuery(limit: 1)))
         case .rows:
             break
         }
-        guard let columns = try collection.columns(of: pipeline) else {
-            return try fetch(isLimited: pipeline.isLimited) { try collection.forEachRow(pipeline, $0) }
+        guard let columns = try backend.columns(name, pipeline) else {
+            return try fetch(isLimited: pipeline.isLimited) { try backend.forEachRow(name, pipeline, $0) }
         }
         let limit = pipeline.isLimited ? nil : displayLimit
         var rows: [[JSONValue?]] = []
         var more = false
         do {
-            try collection.forEachRow(pipeline) { row in
+            try backend.forEachRow(name, pipeline) { row in
                 try interruption.check("interrupted after \(CommandResult.plural(rows.count, "row"))")
                 if let limit, rows.count >= limit {
                     more = true
@@ -215,7 +199,7 @@ final class CommandRunner {
     /// A string key typed for a UUID collection is a UUID key.
     private func adapt(_ key: DocumentKey, for collection: String) throws -> DocumentKey {
         guard case .string(let text) = key,
-              try store.collections().first(where: { $0.name == collection })?.keyKind == .uuid else { return key }
+              try backend.collections().first(where: { $0.name == collection })?.keyKind == .uuid else { return key }
         guard let uuid = UUID(uuidString: text) else {
             throw CommandError("collection \(collection) has UUID keys, and \(DocumentKeyQuoting.quoted(text)) is not a UUID")
         }
@@ -224,13 +208,12 @@ final class CommandRunner {
 
     /// `players  (4 documents, key: integer, indexes: teamId)`
     private func collectionsListing() throws -> String {
-        let infos = try store.collections()
+        let infos = try backend.collections()
         if infos.isEmpty { return "no collections yet (insert a document or .import a file to create one)" }
         let width = infos.map { TerminalText.displayWidth(TerminalText.printable($0.name)) }.max() ?? 0
         return try infos.map { info in
-            let collection = store.collection(named: info.name)
-            var details = "\(CommandResult.plural(try collection.count(), "document")), key: \(info.keyKind)"
-            let indexes = try collection.indexes()
+            var details = "\(CommandResult.plural(try backend.count(info.name, DocumentQuery()), "document")), key: \(info.keyKind)"
+            let indexes = try backend.indexes(info.name)
             if !indexes.isEmpty {
                 details += ", indexes: " + indexes.map { index in
                     index.fields.map(\.description).joined(separator: "+") + (index.isUnique ? " (unique)" : "")

@@ -42,7 +42,7 @@ struct FieldSample: Sendable {
 /// collection and cached until the next write, this session's or another
 /// process's.
 final class StoreSchema: SchemaProvider {
-    let store: DocumentStore
+    let backend: any REPLBackend
     /// How many documents to read per collection: enough to see the usual
     /// fields, few enough that a million-document collection answers at once.
     let sampleSize: Int
@@ -51,9 +51,14 @@ final class StoreSchema: SchemaProvider {
     /// The store's count of other processes' commits when the cache was filled.
     private var changesByOthers: Int64?
 
-    init(store: DocumentStore, sampleSize: Int = 200) {
-        self.store = store
+    init(backend: any REPLBackend, sampleSize: Int = 200) {
+        self.backend = backend
         self.sampleSize = sampleSize
+    }
+
+    /// A schema of a DocStore file or in-memory store.
+    convenience init(store: DocumentStore, sampleSize: Int = 200) {
+        self.init(backend: SQLiteBackend(store: store), sampleSize: sampleSize)
     }
 
     /// Forgets what was sampled (after a write).
@@ -64,7 +69,7 @@ final class StoreSchema: SchemaProvider {
 
     /// Forgets what was sampled when another process has committed since.
     private func forgetChangesByOthers() {
-        let current = try? store.changesByOthers()
+        let current = backend.changesByOthers()
         if current != changesByOthers {
             invalidate()
             changesByOthers = current
@@ -76,7 +81,7 @@ final class StoreSchema: SchemaProvider {
         if let names { return names }
         // A store that can't list its collections offers no suggestions; the
         // command itself will then report the store's error.
-        let listed = (try? store.collections().map(\.name)) ?? []
+        let listed = (try? backend.collections().map(\.name)) ?? []
         names = listed
         return listed
     }
@@ -85,42 +90,13 @@ final class StoreSchema: SchemaProvider {
         (try? sample(collection))?.fields.mapValues(\.types) ?? [:]
     }
 
-    /// The sample of `collection`, reading it when not cached: every document
-    /// of a small collection; of a larger one, documents spread evenly over its
-    /// keys, so fields that only later documents have (columns empty in a CSV's
-    /// first rows) are seen too.
+    /// The sample of `collection`, reading it when not cached (see
+    /// ``REPLBackend/sample(_:size:)``).
     func sample(_ collection: String) throws -> FieldSample {
         forgetChangesByOthers()
         if let cached = samples[collection] { return cached }
-        let documents = store.collection(named: collection)
-        var sample = FieldSample()
-        do {
-            try add(documents, excluding: [], to: &sample)
-        } catch DocStoreError.corruptDocument {
-            // One damaged document must not hide the others' fields: sample around
-            // them (found by a scan, only now that there are some).
-            let damaged = Set(try documents.damagedDocuments().compactMap { error -> DocumentKey? in
-                if case .corruptDocument(_, let key, _) = error { key } else { nil }
-            })
-            sample = FieldSample()
-            sample.damagedSkipped = damaged.count
-            try add(documents, excluding: damaged, to: &sample)
-        }
+        let sample = try backend.sample(collection, size: sampleSize)
         samples[collection] = sample
         return sample
-    }
-
-    private func add(_ documents: DocumentCollection<JSONValue>, excluding damaged: Set<DocumentKey>,
-                     to sample: inout FieldSample) throws {
-        let keys = try documents.keys().filter { !damaged.contains($0) }
-        let picked: [DocumentKey]
-        if keys.count <= sampleSize {
-            guard !damaged.isEmpty else { return try documents.forEach { sample.add($0) } }
-            picked = keys
-        } else {
-            let step = Double(keys.count) / Double(sampleSize)
-            picked = (0..<sampleSize).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
-        }
-        for document in try documents.get(picked) { sample.add(document) }
     }
 }

@@ -6,10 +6,20 @@ import Foundation
 /// data twice gives the same bytes, whatever order documents were written in.
 /// The file is written by ``AtomicFileWriter``: whole, or not at all.
 struct Exporter {
-    let store: DocumentStore
+    let backend: any REPLBackend
     let collection: String
     /// ctrl-C stops the export: an existing file is then left as it was.
     var interruption: Interruption?
+
+    init(backend: any REPLBackend, collection: String) {
+        self.backend = backend
+        self.collection = collection
+    }
+
+    /// An export from a DocStore file or in-memory store.
+    init(store: DocumentStore, collection: String) {
+        self.init(backend: SQLiteBackend(store: store), collection: collection)
+    }
 
     /// Exports every document in key order; returns how many.
     func export(toPath path: String) throws -> Int {
@@ -24,7 +34,7 @@ struct Exporter {
             var count = 0
             var buffer: [UInt8] = []
             if asArray { buffer.append(contentsOf: "[".utf8) }
-            try store.collection(named: collection).forEach { document in
+            try backend.forEachInKeyOrder(collection) { document in
                 try interruption?.check("interrupted: \(path) was not written")
                 if asArray { buffer.append(contentsOf: (count == 0 ? "\n" : ",\n").utf8) }
                 buffer.append(contentsOf: writer.string(document).utf8)

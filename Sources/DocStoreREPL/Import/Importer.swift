@@ -33,7 +33,7 @@ struct ImportReport {
 /// since SQLite may have rolled back the transaction and nothing written after
 /// that would be undone.
 struct Importer {
-    let store: DocumentStore
+    let destination: any ImportDestination
     let collection: String
     let options: ImportOptions
     var progressOutput: TextOutput?
@@ -41,10 +41,15 @@ struct Importer {
     var interruption: Interruption?
     var batchSize = 1000
 
-    init(store: DocumentStore, collection: String, options: ImportOptions) {
-        self.store = store
+    init(destination: any ImportDestination, collection: String, options: ImportOptions) {
+        self.destination = destination
         self.collection = collection
         self.options = options
+    }
+
+    /// An import into a DocStore file or in-memory store.
+    init(store: DocumentStore, collection: String, options: ImportOptions) {
+        self.init(destination: SQLiteImportDestination(store: store), collection: collection, options: options)
     }
 
     enum Format {
@@ -92,9 +97,8 @@ struct Importer {
         var progress = progressOutput.map { ProgressBar(output: $0, total: chunks.size) }
         defer { progress?.finish() }
         do {
-            let isNew = try !store.collections().contains { $0.name == collection }
-            try store.write { transaction in
-                let target = transaction.collection(named: collection)
+            let isNew = try !destination.collectionExists(collection)
+            try destination.write(collection) { target in
                 var batch: [(place: String, document: Document)] = []
                 func flush() throws {
                     // A new collection gets its first documents one at a time, so
@@ -178,7 +182,7 @@ struct Importer {
     /// SQLite may have rolled the transaction back, and a document inserted
     /// then would be committed on its own.
     private func insert(
-        _ batch: [(place: String, document: Document)], into target: DocumentCollection<JSONValue>, oneByOne: Bool,
+        _ batch: [(place: String, document: Document)], into target: any ImportTarget, oneByOne: Bool,
         reader: EntryReader, report: inout ImportReport
     ) throws {
         guard !batch.isEmpty else { return }
@@ -202,7 +206,7 @@ struct Importer {
     }
 
     /// Inserts documents all or none, values and texts alike (a file gives one kind).
-    private func insert(_ documents: [Document], into target: DocumentCollection<JSONValue>) throws {
+    private func insert(_ documents: [Document], into target: any ImportTarget) throws {
         var values: [JSONValue] = []
         var texts: [DocumentCollection<JSONValue>.JSONObjectText] = []
         for document in documents {
@@ -211,12 +215,7 @@ struct Importer {
             case .text(let text, let id): texts.append(.init(key: id.flatMap(ImportKeys.key), text: text))
             }
         }
-        if values.count == 1, texts.isEmpty {
-            try target.insert(values[0])
-        } else if !values.isEmpty {
-            try target.insert(contentsOf: values)
-        }
-        if !texts.isEmpty { try target.insert(jsonObjects: texts) }
+        try target.insertAllOrNone(values: values, texts: texts)
     }
 
     /// A store error about one document, in the words of an import. A repeated

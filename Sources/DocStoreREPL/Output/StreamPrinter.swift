@@ -18,10 +18,10 @@ struct StreamPrinter {
         var overflows: Bool
     }
 
-    func print(_ stream: ResultStream, store: DocumentStore, to sink: ByteSink) throws -> Printed {
+    func print(_ stream: ResultStream, backend: any REPLBackend, to sink: ByteSink) throws -> Printed {
         var formatter = settings.formatter(columns: stream.columns)
         var out = OutputBuffer(sink: sink)
-        let printed: Printed = try store.read { _ in
+        let printed: Printed = try backend.reading {
             if let limit { return try printLimited(stream, limit: limit, formatter: &formatter, into: &out) }
             if formatter.needsFirstPass {
                 try stream.forEach { try formatter.measure($0) }

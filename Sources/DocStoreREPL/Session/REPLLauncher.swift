@@ -46,21 +46,31 @@ public enum REPLLauncher {
         return try DocumentStore(path: path, readOnly: arguments.readOnly, busyTimeout: arguments.busyTimeout)
     }
 
+    /// Opens the store a session runs on: a PostgreSQL database for a
+    /// `postgres://` (or `postgresql://`) URL, else ``openStore(_:)``'s.
+    static func openBackend(_ arguments: Arguments) throws -> any REPLBackend {
+        if let url = arguments.storePath, PostgresBackend.isURL(url) {
+            return try PostgresBackend.connect(url: url, readOnly: arguments.readOnly)
+        }
+        return SQLiteBackend(store: try openStore(arguments))
+    }
+
     /// Runs `docstore` with the process's standard streams; returns the exit code.
     public static func run(_ arguments: Arguments) -> Int32 {
         Interruption.unblockTerminationSignals()
         let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
         let errors = FileDescriptorOutput(fileDescriptor: STDERR_FILENO)
-        let store: DocumentStore
+        let backend: any REPLBackend
         do {
-            store = try openStore(arguments)
+            backend = try openBackend(arguments)
         } catch {
             errors.write("docstore: \(error)\n")
             return 1
         }
+        defer { (backend as? PostgresBackend)?.close() }
         let interactive = arguments.commands.isEmpty && isatty(STDIN_FILENO) == 1
         let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let session = REPLSession(store: store, output: output, errors: errors,
+        let session = REPLSession(backend: backend, output: output, errors: errors,
                                   options: .init(mode: arguments.mode, interactive: interactive, color: color,
                                                  displayLimit: interactive && output.isTerminal ? 100 : nil,
                                                  keepGoing: arguments.keepGoing))
@@ -68,7 +78,7 @@ public enum REPLLauncher {
         guard interactive else { return session.finish(exitCode: session.run(reader: PlainLineReader())) }
         Interruption.catchSignal()
         session.interruption = .terminal
-        output.write(banner(arguments, store: store) + "\n")
+        output.write(banner(arguments, backend: backend.kind) + "\n")
         // Streams of our own on the standard descriptors: the C globals `stdin`…
         // are shared mutable state to Swift 6, and the session writes to the
         // descriptors directly anyway.
@@ -88,8 +98,14 @@ public enum REPLLauncher {
     }
 
     static func banner(_ arguments: Arguments, store: DocumentStore) -> String {
+        banner(arguments, backend: .sqlite)
+    }
+
+    static func banner(_ arguments: Arguments, backend: BackendKind) -> String {
         var text = "DocStore REPL — "
-        if let path = arguments.storePath {
+        if let url = arguments.storePath, backend == .postgres {
+            text += "PostgreSQL database \(PostgresBackend.redacted(url))\(arguments.readOnly ? " (read-only)" : "")"
+        } else if let path = arguments.storePath {
             text += "store \(path)\(arguments.readOnly ? " (read-only)" : "")"
         } else {
             // Short lines: the banner must not wrap in an 80-column terminal.

@@ -118,7 +118,7 @@ extension REPLSession {
             // unbounded: a user who wrote `.limit(500)` asked for 500 rows.
             let cut = onScreen && options.interactive && !stream.isLimited
             let printer = StreamPrinter(settings: settings, limit: cut ? screenRowLimit : nil)
-            let printed = try printer.print(stream, store: store, to: sink)
+            let printed = try printer.print(stream, backend: backend, to: sink)
             var summary = PrintedSummary(overflows: printed.overflows)
             if printed.shown < printed.count {
                 summary.count = "\(Self.grouped(printed.count)) \(stream.noun)s, \(Self.grouped(printed.shown)) shown; "
@@ -181,7 +181,7 @@ extension REPLSession {
                 let settings = formatSettings(onScreen: false, mode: mode)
                 let count: String
                 if let stream = try runner.stream(query) {
-                    let printed = try StreamPrinter(settings: settings).print(stream, store: store, to: file)
+                    let printed = try StreamPrinter(settings: settings).print(stream, backend: backend, to: file)
                     count = "\(Self.grouped(printed.count)) \(stream.noun)\(printed.count == 1 ? "" : "s")"
                 } else {
                     var result = try runner.run(query)

@@ -55,7 +55,8 @@ public final class REPLSession {
         case quit
     }
 
-    public let store: DocumentStore
+    /// The store the session runs on: a DocStore file (SQLite) or a PostgreSQL database.
+    let backend: any REPLBackend
     public private(set) var options: Options
     let output: TextOutput
     let errors: TextOutput
@@ -76,16 +77,34 @@ public final class REPLSession {
     /// runs until ctrl-C, would keep the rest from ever running.
     var readsScript = false
 
-    public init(store: DocumentStore, output: TextOutput, errors: TextOutput, options: Options) {
-        self.store = store
+    /// A session on a DocStore file or in-memory store.
+    public convenience init(store: DocumentStore, output: TextOutput, errors: TextOutput, options: Options) {
+        self.init(backend: SQLiteBackend(store: store), output: output, errors: errors, options: options)
+    }
+
+    init(backend: any REPLBackend, output: TextOutput, errors: TextOutput, options: Options) {
+        self.backend = backend
         self.output = output
         self.errors = errors
         self.options = options
-        schema = StoreSchema(store: store)
-        runner = CommandRunner(store: store, schema: schema)
+        schema = StoreSchema(backend: backend)
+        runner = CommandRunner(backend: backend, schema: schema)
         runner.displayLimit = options.displayLimit
         if options.interactive, errors.isTerminal { runner.progressOutput = errors }
         runner.notes = errors
+    }
+
+    /// The DocStore file or in-memory store the session runs on; nil when it
+    /// runs on PostgreSQL.
+    public var store: DocumentStore? { (backend as? SQLiteBackend)?.store }
+
+    /// The prompt, naming the database when it is not a DocStore file, and the
+    /// continuation prompt of the same width.
+    var prompts: (first: String, continuation: String) {
+        switch backend.kind {
+        case .sqlite: ("docstore> ", "     ...> ")
+        case .postgres: ("docstore postgres> ", "              ...> ")
+        }
     }
 
     /// What ctrl-C sets while a command runs; the launcher passes
@@ -262,7 +281,7 @@ public final class REPLSession {
         guard options.interactive else { return runScript(reader) == .failed ? 1 : 0 }
         var entry: [String] = []
         while true {
-            let prompt = isContinuing ? "     ...> " : "docstore> "
+            let prompt = isContinuing ? prompts.continuation : prompts.first
             let line: String?
             do {
                 line = try reader.readLine(prompt: prompt)

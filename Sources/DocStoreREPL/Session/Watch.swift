@@ -26,6 +26,10 @@ extension REPLSession {
             report("error: .watch takes a query, such as .watch players.filter { $0.teamId == 1 }.count()")
             return .failed
         }
+        guard let store else {
+            report("error: .watch is not available on \(backend.kind.name) yet: its live queries (LISTEN/NOTIFY) are not built; run the query again to see changes")
+            return .failed
+        }
         let previousInterval = store.otherProcessPollingInterval
         if previousInterval.map({ $0 > Self.watchPollingInterval }) ?? true {
             store.otherProcessPollingInterval = Self.watchPollingInterval

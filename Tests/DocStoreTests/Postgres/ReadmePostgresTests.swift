@@ -27,6 +27,7 @@ func podium(url: String) async throws -> [String] {
     try await store.transaction { transaction in         // all or nothing
         try await transaction.collection(Rider.self, named: "riders").delete(2)
     }
+    try await store.values.set(blue.map(\.name), forKey: "podium")  // the key/value area
     await store.close()
     return blue.map(\.name)                              // ["Cy", "Ana"]
 }
@@ -49,8 +50,10 @@ extension PostgresTests {
             #expect(try await podium(url: url) == ["Cy", "Ana"])
             let check = try await PostgresDocumentStore(url: url)
             let ids = try await check.collection(Rider.self, named: "riders").all().map(\.id)
+            let podium = try await check.values.get("podium", as: [String].self)
             await check.close()
             #expect(ids == [1, 3])
+            #expect(podium == ["Cy", "Ana"])
         }
 
         private func section(of text: String, from start: String, to end: String) -> String? {

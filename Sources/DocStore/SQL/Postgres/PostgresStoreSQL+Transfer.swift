@@ -1,0 +1,29 @@
+/// The statements a PostgreSQL store needs to move documents in bulk (the REPL's
+/// `.import` and `.export`, `docstore copy`): savepoints, pages in key order and
+/// the largest integer key.
+extension PostgresStoreSQL {
+    /// Starts a savepoint; savepoints of one name nest, the latest one first.
+    public static let savepoint = "SAVEPOINT docstore_savepoint"
+
+    /// Keeps what was written since the latest savepoint.
+    public static let releaseSavepoint = "RELEASE SAVEPOINT docstore_savepoint"
+
+    /// Undoes what was written since the latest savepoint (which
+    /// ``releaseSavepoint`` then ends).
+    public static let rollbackToSavepoint = "ROLLBACK TO SAVEPOINT docstore_savepoint"
+
+    /// The first `$1` documents in key order, `key, body::text`.
+    public static func firstPage(_ collection: String) -> String {
+        "SELECT key, body::text FROM \(quoteIdentifier(collection)) ORDER BY key LIMIT $1"
+    }
+
+    /// The next `$2` documents in key order after key `$1`, `key, body::text`.
+    public static func page(after collection: String) -> String {
+        "SELECT key, body::text FROM \(quoteIdentifier(collection)) WHERE key > $1 ORDER BY key LIMIT $2"
+    }
+
+    /// The largest key of an integer-keyed collection (NULL when empty).
+    public static func largestKey(_ collection: String) -> String {
+        "SELECT max(key) FROM \(quoteIdentifier(collection))"
+    }
+}

@@ -1,0 +1,57 @@
+@_spi(Backends) import DocStore
+
+extension PostgresCollection {
+    /// One page of documents in key order, for reading a whole collection in
+    /// bounded memory (an export, a copy): the first `limit` documents whose
+    /// key is greater than `key` (all keys when nil). An empty page ends it.
+    ///
+    ///     var last: DocumentKey?
+    ///     while case let page = try await collection.page(after: last, limit: 1000), !page.isEmpty {
+    ///         for (key, document) in page { … }
+    ///         last = page.last?.key
+    ///     }
+    public func page(after key: DocumentKey?, limit: Int) async throws -> [(key: DocumentKey, document: Model)] {
+        guard let kind = try await existingKind() else { return [] }
+        let rows = if let key {
+            try await session.rows(PostgresStoreSQL.page(after: name), [key.binding, .integer(Int64(limit))], collection: name)
+        } else {
+            try await session.rows(PostgresStoreSQL.firstPage(name), [.integer(Int64(limit))], collection: name)
+        }
+        return try rows.map { row in
+            let cells = row.makeRandomAccess()
+            let key = try decodeKey(cells[0], kind: kind)
+            let json = Array(try cells[1].decode(String.self).utf8)
+            return (key, try BackendSupport.decode(Model.self, from: json, collection: name, key: key))
+        }
+    }
+
+    /// The largest key of a collection of integer keys, nil when it is empty or
+    /// doesn't exist; the next generated key is one more.
+    ///
+    /// - Throws: ``DocStore/DocStoreError/keyKindMismatch(collection:expected:found:)``
+    ///   when the collection's keys are not integers.
+    public func largestIntegerKey() async throws -> Int64? {
+        guard let kind = try await existingKind() else { return nil }
+        guard kind == .integer else { throw DocStoreError.keyKindMismatch(collection: name, expected: kind, found: .integer) }
+        let rows = try await session.rows(PostgresStoreSQL.largestKey(name), [], collection: name)
+        return try rows.first?.decode(Int64?.self)
+    }
+
+    /// The key kind, reading the catalog again when this process doesn't know
+    /// the collection (another may have created it); nil when it doesn't exist.
+    private func existingKind() async throws -> KeyKind? {
+        if let kind = keyKind() { return kind }
+        try await store.reloadCatalog()
+        return keyKind()
+    }
+}
+
+extension PostgresCollection {
+    /// Creates the collection, empty, with keys of `kind` when it doesn't exist;
+    /// returns its key kind (the existing one's when it does). A copy of a store
+    /// creates its empty collections this way, so that they keep their key kind.
+    @discardableResult
+    public func createIfMissing(keyKind kind: KeyKind) async throws -> KeyKind {
+        try await ensureCollection(kind: kind)
+    }
+}

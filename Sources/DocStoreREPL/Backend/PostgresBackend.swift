@@ -1,0 +1,309 @@
+import DocStore
+import DocStorePostgres
+import Foundation
+
+/// A REPL session on a PostgreSQL database, through ``DocStorePostgres``: the
+/// same commands and query AST as on a DocStore file, compiled by the same
+/// compiler for jsonb. Each call waits on the REPL's thread for the store's
+/// async API (``AsyncBridge``).
+///
+/// What PostgreSQL can't do yet says so: groups, joins and computed values,
+/// update by query, `explain`, indexes, `.watch` and `.repair`.
+final class PostgresBackend: REPLBackend {
+    let store: PostgresDocumentStore
+    let isReadOnly: Bool
+    /// How many documents an export or a sample reads per statement.
+    static let pageSize = 1000
+
+    init(store: PostgresDocumentStore, readOnly: Bool) {
+        self.store = store
+        isReadOnly = readOnly
+    }
+
+    /// Whether a store argument names a PostgreSQL database rather than a file.
+    static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// Connects to the database at `url`.
+    static func connect(url: String, readOnly: Bool) throws -> PostgresBackend {
+        let store = try wait { try await PostgresDocumentStore(url: url) }
+        return PostgresBackend(store: store, readOnly: readOnly)
+    }
+
+    var kind: BackendKind { .postgres }
+
+    /// The URL as the banner shows it: without its password.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+
+    /// Closes the connections (the session is over).
+    func close() {
+        let store = store
+        _ = try? Self.wait { await store.close() }
+    }
+
+    /// The result of an async call of the store, waited for on this thread;
+    /// errors in words (PostgreSQL's own keep its SQLSTATE, detail and hint).
+    static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+        do {
+            return try AsyncBridge.wait(interruption: .terminal, work)
+        } catch let error as PostgresStoreError {
+            throw PostgresFailure(error)
+        } catch is CancellationError {
+            throw Interruption.Interrupted("interrupted: the statement was cancelled")
+        }
+    }
+
+    /// What PostgreSQL can't run yet, as an error saying so.
+    static func notYet(_ what: String) -> CommandError {
+        CommandError("\(what) \(what.hasSuffix("s") ? "are" : "is") not supported on PostgreSQL yet; on a DocStore file it runs as it is")
+    }
+
+    private func collection(_ name: String) -> PostgresCollection<JSONValue> { store.collection(named: name) }
+
+    // MARK: Collections and documents
+
+    func collections() throws -> [CollectionInfo] {
+        let store = store
+        return try Self.wait { try await store.collections() }
+    }
+
+    /// Unknown: the schema cache is dropped after this session's writes only.
+    func changesByOthers() -> Int64? { nil }
+
+    func get(_ name: String, _ key: DocumentKey) throws -> JSONValue? {
+        let collection = collection(name)
+        return try Self.wait { try await collection.get(key) }
+    }
+
+    func insert(_ name: String, _ documents: [JSONValue]) throws -> [DocumentKey] {
+        let store = store
+        return try Self.wait {
+            try await store.transaction { transaction in
+                let target = transaction.collection(named: name)
+                var keys = GeneratedKeys(collection: target)
+                var inserted: [DocumentKey] = []
+                for document in documents { inserted.append(try await target.insert(try await keys.keyed(document))) }
+                return inserted
+            }
+        }
+    }
+
+    func save(_ name: String, _ documents: [JSONValue]) throws {
+        let store = store
+        try Self.wait {
+            try await store.transaction { transaction in
+                let target = transaction.collection(named: name)
+                var keys = GeneratedKeys(collection: target)
+                for document in documents { try await target.save(try await keys.keyed(document)) }
+            }
+        }
+    }
+
+    func delete(_ name: String, _ key: DocumentKey) throws -> Bool {
+        let collection = collection(name)
+        return try Self.wait { try await collection.delete(key) }
+    }
+
+    func deleteAll(_ name: String) throws -> Int { try delete(name, DocumentQuery()) }
+
+    func dropCollection(_ name: String) throws -> Bool {
+        let store = store
+        return try Self.wait { try await store.dropCollection(named: name) }
+    }
+
+    // MARK: Queries
+
+    func forEach(_ name: String, _ query: DocumentQuery, _ body: (JSONValue) throws -> Void) throws {
+        // A bare `coll` reads page by page; a query's documents come whole.
+        if query == DocumentQuery() { return try forEachInKeyOrder(name, body) }
+        let collection = collection(name)
+        for document in try Self.wait({ try await collection.fetch(query) }) { try body(document) }
+    }
+
+    func first(_ name: String, _ query: DocumentQuery) throws -> JSONValue? {
+        var first = query
+        first.limit = 1
+        let collection = collection(name)
+        return try Self.wait { [first] in try await collection.fetch(first).first }
+    }
+
+    func count(_ name: String, _ query: DocumentQuery) throws -> Int {
+        let collection = collection(name)
+        return try Self.wait { try await collection.count(query) }
+    }
+
+    func exists(_ name: String, _ query: DocumentQuery) throws -> Bool {
+        var first = query
+        first.limit = 1
+        let collection = collection(name)
+        return try Self.wait { [first] in try await !collection.keys(first).isEmpty }
+    }
+
+    func keys(_ name: String, _ query: DocumentQuery) throws -> [DocumentKey] {
+        let collection = collection(name)
+        return try Self.wait { try await collection.keys(query) }
+    }
+
+    /// The selected documents' fields, read from the documents as DocStore
+    /// reads a path (a missing field is null), as SQLite's `select` gives them.
+    func select(_ name: String, _ query: DocumentQuery, fields: [FieldPath]) throws -> [[JSONValue]] {
+        let collection = collection(name)
+        return try Self.wait { try await collection.fetch(query) }.map { document in
+            fields.map { document.value(at: $0) ?? .null }
+        }
+    }
+
+    func aggregate(_ name: String, _ query: DocumentQuery, _ aggregate: Aggregate) throws -> JSONValue {
+        let collection = collection(name)
+        return try Self.wait { try await collection.aggregate(query, aggregate) }
+    }
+
+    func delete(_ name: String, _ query: DocumentQuery) throws -> Int {
+        let collection = collection(name)
+        return try Self.wait { try await collection.delete(query) }
+    }
+
+    func update(_ name: String, _ query: DocumentQuery, _ updates: [FieldUpdate]) throws -> Int {
+        throw Self.notYet("update by query")
+    }
+
+    func explain(_ name: String, _ query: DocumentQuery) throws -> String {
+        throw Self.notYet("explain()")
+    }
+
+    // MARK: Pipelines
+
+    // The lead wires these to `PostgresDocumentStore.rows(of:_:)` when the
+    // PostgreSQL pipeline compiler lands.
+    func columns(_ name: String, _ pipeline: QueryPipeline) throws -> [(header: String, path: FieldPath)]? {
+        throw Self.notYet("groups, joins and computed values")
+    }
+
+    func forEachRow(_ name: String, _ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) throws {
+        throw Self.notYet("groups, joins and computed values")
+    }
+
+    func count(_ name: String, _ pipeline: QueryPipeline) throws -> Int {
+        throw Self.notYet("groups, joins and computed values")
+    }
+
+    func explain(_ name: String, _ pipeline: QueryPipeline) throws -> String {
+        throw Self.notYet("explain()")
+    }
+
+    // MARK: Indexes
+
+    func createIndex(_ name: String, on fields: [FieldPath], unique: Bool) throws -> IndexInfo {
+        throw Self.notYet("indexes")
+    }
+
+    func dropIndex(_ name: String, on fields: [FieldPath]) throws -> Bool {
+        throw Self.notYet("indexes")
+    }
+
+    /// None: indexes can't be created on PostgreSQL yet.
+    func indexes(_ name: String) throws -> [IndexInfo] { [] }
+
+    // MARK: Whole collections
+
+    var importDestination: any ImportDestination { PostgresImportDestination(store: store) }
+
+    func sample(_ name: String, size: Int) throws -> FieldSample {
+        let collection = collection(name)
+        let documents = try Self.wait { () async throws -> [JSONValue] in
+            let keys = try await collection.keys(DocumentQuery())
+            if keys.count <= size { return try await collection.fetch(DocumentQuery()) }
+            let step = Double(keys.count) / Double(size)
+            var picked: [JSONValue] = []
+            for index in 0..<size {
+                if let document = try await collection.get(keys[min(keys.count - 1, Int(Double(index) * step))]) {
+                    picked.append(document)
+                }
+            }
+            return picked
+        }
+        var sample = FieldSample()
+        for document in documents { sample.add(document) }
+        return sample
+    }
+
+    func forEachInKeyOrder(_ name: String, _ body: (JSONValue) throws -> Void) throws {
+        let collection = collection(name)
+        var last: DocumentKey?
+        while true {
+            let page = try Self.wait { [last] in try await collection.page(after: last, limit: Self.pageSize) }
+            for (_, document) in page { try body(document) }
+            guard let end = page.last?.key, page.count == Self.pageSize else { return }
+            last = end
+        }
+    }
+
+    /// The server checks its own data (jsonb is parsed and validated on
+    /// every write); this checks that each collection the catalog records can
+    /// be read, and counts its documents.
+    func check(_ name: String?) throws -> String {
+        let names = try name.map { [$0] } ?? collections().map(\.name)
+        var lines: [String] = []
+        for name in names {
+            lines.append("\(name): \(CommandResult.plural(try count(name, DocumentQuery()), "document")), readable")
+        }
+        lines.append("ok: PostgreSQL validates every jsonb document as it is written, so none can be damaged; "
+            + "its own tools (pg_amcheck) check its files")
+        return lines.joined(separator: "\n")
+    }
+
+    func repair(_ name: String) throws -> String {
+        throw CommandError(".repair has nothing to do on PostgreSQL: the server validates every jsonb document as it is written, "
+            + "so none can be damaged (.check \(name) reads the collection; pg_amcheck checks the server's files)")
+    }
+
+    func stream(_ command: REPLCommand, interruption: Interruption) throws -> ResultStream? { nil }
+
+    func reading<Value>(_ body: () throws -> Value) throws -> Value { try body() }
+}
+
+/// Keys for documents without an `"id"`, as a DocStore file generates them:
+/// integers after the collection's largest, written into the document as its
+/// first member. Read once per transaction, so that concurrent writers may
+/// collide (then the insert fails with a duplicate key, and nothing is written).
+struct GeneratedKeys {
+    let collection: PostgresCollection<JSONValue>
+    /// The key the next document without one gets; nil until one is needed.
+    private(set) var next: Int64?
+
+    init(collection: PostgresCollection<JSONValue>, next: Int64? = nil) {
+        self.collection = collection
+        self.next = next
+    }
+
+    /// The document, with a generated `"id"` when it has none (or null).
+    mutating func keyed(_ document: JSONValue) async throws -> JSONValue {
+        guard case .object(var members) = document, members["id"] == nil || members["id"] == .null else { return document }
+        let key = try await nextKey()
+        members.removeValue(forKey: "id")
+        members.updateValue(.integer(key), forKey: "id", insertingAt: 0)
+        return .object(members)
+    }
+
+    private mutating func nextKey() async throws -> Int64 {
+        let key: Int64
+        if let next { key = next } else { key = (try await collection.largestIntegerKey() ?? 0) + 1 }
+        next = key + 1
+        return key
+    }
+}
+
+/// An error of the PostgreSQL server or connection, in words (its SQLSTATE,
+/// detail and hint included).
+struct PostgresFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ error: PostgresStoreError) {
+        description = error.errorDescription ?? "\(error)"
+    }
+}

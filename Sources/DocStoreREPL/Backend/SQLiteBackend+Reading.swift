@@ -1,0 +1,88 @@
+import DocStore
+
+extension SQLiteBackend {
+    /// The sample of `collection`: every document of a small collection; of a
+    /// larger one, documents spread evenly over its keys, so fields that only
+    /// later documents have (columns empty in a CSV's first rows) are seen too.
+    func sample(_ collection: String, size: Int) throws -> FieldSample {
+        let documents = store.collection(named: collection)
+        var sample = FieldSample()
+        do {
+            try add(documents, size: size, excluding: [], to: &sample)
+        } catch DocStoreError.corruptDocument {
+            // One damaged document must not hide the others' fields: sample around
+            // them (found by a scan, only now that there are some).
+            let damaged = Set(try documents.damagedDocuments().compactMap { error -> DocumentKey? in
+                if case .corruptDocument(_, let key, _) = error { key } else { nil }
+            })
+            sample = FieldSample()
+            sample.damagedSkipped = damaged.count
+            try add(documents, size: size, excluding: damaged, to: &sample)
+        }
+        return sample
+    }
+
+    private func add(_ documents: DocumentCollection<JSONValue>, size: Int, excluding damaged: Set<DocumentKey>,
+                     to sample: inout FieldSample) throws {
+        let keys = try documents.keys().filter { !damaged.contains($0) }
+        let picked: [DocumentKey]
+        if keys.count <= size {
+            guard !damaged.isEmpty else { return try documents.forEach { sample.add($0) } }
+            picked = keys
+        } else {
+            let step = Double(keys.count) / Double(size)
+            picked = (0..<size).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
+        }
+        for document in try documents.get(picked) { sample.add(document) }
+    }
+
+    /// The result of `command` as a stream, for the commands whose results can be
+    /// long (a query's documents, a select's rows, a group's or join's rows); nil
+    /// for the others, which ``CommandRunner/run(_:)`` answers whole.
+    ///
+    /// Nothing is read until the stream's `forEach` runs; each run compiles and
+    /// steps the same SQL as the collection's query API, and stops with
+    /// ``Interruption/Interrupted`` on ctrl-C.
+    func stream(_ command: REPLCommand, interruption: Interruption) throws -> ResultStream? {
+        switch command {
+        case .query(let name, let query, .fetch):
+            let collection = store.collection(named: name)
+            return ResultStream(columns: nil, noun: "document", isLimited: query.limit != nil) { body in
+                var count = 0
+                try collection.forEachStoredDocument(query) { key, text in
+                    try interruption.check("interrupted after \(CommandResult.plural(count, "document"))")
+                    try body(.stored(key: key, collection: name, text: text))
+                    count += 1
+                }
+            }
+        case .query(let name, let query, .select(let fields)):
+            let collection = store.collection(named: name)
+            return ResultStream(columns: fields.map(\.description), noun: "row", isLimited: query.limit != nil) { body in
+                var count = 0
+                try collection.forEachSelected(query, fields: fields) { values in
+                    try interruption.check("interrupted after \(CommandResult.plural(count, "row"))")
+                    try body(.row(values.map(Optional.some)))
+                    count += 1
+                }
+            }
+        case .pipeline(let name, let pipeline, .rows):
+            let collection = store.collection(named: name)
+            let columns = try collection.columns(of: pipeline)
+            return ResultStream(columns: columns?.map(\.header), noun: columns == nil ? "document" : "row",
+                                isLimited: pipeline.isLimited) { body in
+                var count = 0
+                try collection.forEachRow(pipeline) { row in
+                    try interruption.check("interrupted after \(CommandResult.plural(count, columns == nil ? "document" : "row"))")
+                    if let columns {
+                        try body(.row(columns.map { row.value(at: $0.path) ?? .null }))
+                    } else {
+                        try body(.document(row))
+                    }
+                    count += 1
+                }
+            }
+        default:
+            return nil
+        }
+    }
+}

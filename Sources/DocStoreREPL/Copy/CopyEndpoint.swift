@@ -1,0 +1,72 @@
+import DocStore
+
+/// One document as a copy moves it: its key and its value.
+typealias KeyedDocument = (key: DocumentKey, document: JSONValue)
+
+/// A store as `docstore copy` reads and writes it: a DocStore file or a
+/// PostgreSQL database. Reading goes through ``REPLBackend`` (collections,
+/// indexes) and pages in key order; writing goes one collection per
+/// transaction (``writeCollection(_:_:)``).
+protocol CopyEndpoint: REPLBackend {
+    /// Calls `body` with the collection's documents in key order, at most
+    /// `size` at a time, in bounded memory.
+    func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws
+    /// Every key/value entry, sorted by key.
+    func keyValueEntries() throws -> [(key: String, value: JSONValue)]
+    /// Runs `body` in one transaction, committed when it returns and rolled
+    /// back (the collection as it was, or absent) when it throws.
+    func writeCollection(_ collection: String, _ body: (any CollectionWriter) throws -> Void) throws
+    /// Sets the entries, all or none.
+    func setKeyValueEntries(_ entries: [(key: String, value: JSONValue)]) throws
+}
+
+/// A collection being written by a copy, inside its transaction.
+protocol CollectionWriter {
+    /// Creates the collection when missing; returns its key kind.
+    func create(keyKind: KeyKind) throws -> KeyKind
+    /// Empties the collection (`--replace`); returns how many documents it held.
+    func deleteAll() throws -> Int
+    /// Inserts documents under their keys.
+    func insert(_ documents: [KeyedDocument]) throws
+    /// Creates an index like the source's; false when the backend has no
+    /// indexes yet (PostgreSQL), which the copy reports.
+    func createIndex(_ index: IndexInfo) throws -> Bool
+    /// Reads the collection back, as the transaction sees it, in pages.
+    func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws
+}
+
+/// The count and a checksum of a collection's documents: each document's key
+/// and canonical JSON text (members sorted by name, as an export writes them)
+/// hashed, the hashes combined in an order-independent way, so that two
+/// backends listing documents in different orders agree.
+struct DocumentChecksum: Equatable, CustomStringConvertible {
+    private(set) var count = 0
+    private var sum: UInt64 = 0
+    private var mixed: UInt64 = 0
+
+    mutating func add(_ document: KeyedDocument) {
+        var hasher = FNV1a()
+        hasher.add(document.key.description)
+        hasher.add("\u{1F}")  // a separator no key ends with
+        hasher.add(JSONText(options: .sortedKeys).string(document.document))
+        count += 1
+        sum &+= hasher.value
+        mixed ^= hasher.value &* 0x9E37_79B9_7F4A_7C15 | 1
+    }
+
+    var description: String {
+        "\(CommandResult.plural(count, "document")), checksum \(String(sum, radix: 16))-\(String(mixed, radix: 16))"
+    }
+
+    /// FNV-1a, 64 bits: stable across processes and runs (unlike `Hasher`).
+    private struct FNV1a {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+        mutating func add(_ text: String) {
+            for byte in text.utf8 {
+                value ^= UInt64(byte)
+                value &*= 0x100_0000_01B3
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import DocStore
+import Foundation
+
+/// `docstore copy SOURCE DEST` as the executable runs it: opens both stores,
+/// copies, prints what was copied (stdout) and what went wrong (stderr).
+public enum CopyLauncher {
+    /// Copies `source` into `destination` (each a store file or a
+    /// `postgres://` URL); returns the exit code.
+    public static func run(source: String, destination: String, replace: Bool) -> Int32 {
+        Interruption.unblockTerminationSignals()
+        let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
+        let errors = FileDescriptorOutput(fileDescriptor: STDERR_FILENO)
+        var opened: [any CopyEndpoint] = []
+        defer { for endpoint in opened { (endpoint as? PostgresBackend)?.close() } }
+        do {
+            guard source != destination else { throw CommandError("the source and the destination are the same store") }
+            let from = try open(source, isSource: true)
+            opened.append(from)
+            let to = try open(destination, isSource: false)
+            opened.append(to)
+            var copier = StoreCopier(source: from, destination: to, replace: replace)
+            copier.progressOutput = errors.isTerminal ? errors : nil
+            copier.notes = errors
+            let report = try copier.copy()
+            output.write(report.lines.map { $0 + "\n" }.joined())
+            output.write("copied \(CommandResult.plural(report.documents, "document")) from \(redacted(source)) to \(redacted(destination)), each collection verified\n")
+            return 0
+        } catch {
+            errors.write("docstore copy: \(error)\n")
+            return 1
+        }
+    }
+
+    /// A store to copy from (which must exist; opened read-only) or into.
+    static func open(_ location: String, isSource: Bool) throws -> any CopyEndpoint {
+        if PostgresBackend.isURL(location) { return try PostgresBackend.connect(url: location, readOnly: isSource) }
+        if isSource, !FileManager.default.fileExists(atPath: location) {
+            throw CommandError("cannot copy from \(location): no such file")
+        }
+        return SQLiteBackend(store: try DocumentStore(path: location, readOnly: isSource))
+    }
+
+    private static func redacted(_ location: String) -> String {
+        PostgresBackend.isURL(location) ? PostgresBackend.redacted(location) : location
+    }
+}

@@ -1,0 +1,133 @@
+import DocStore
+import DocStorePostgres
+
+extension PostgresBackend: CopyEndpoint {
+    func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
+        let collection = store.collection(named: collection)
+        try Self.forEachPage(size: size, body) { last in
+            try Self.wait { try await collection.page(after: last, limit: size) }
+        }
+    }
+
+    /// Reads pages in key order with `page(after:)` until one comes back short.
+    static func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void,
+                            reading page: (DocumentKey?) throws -> [(key: DocumentKey, document: JSONValue)]) throws {
+        var last: DocumentKey?
+        while true {
+            let documents: [KeyedDocument] = try page(last)
+            if !documents.isEmpty { try body(documents) }
+            guard documents.count == size, let end = documents.last?.key else { return }
+            last = end
+        }
+    }
+
+    func keyValueEntries() throws -> [(key: String, value: JSONValue)] {
+        let values = store.values
+        return try Self.wait {
+            var entries: [(key: String, value: JSONValue)] = []
+            for key in try await values.keys() {
+                if let value = try await values.get(key, as: JSONValue.self) { entries.append((key, value)) }
+            }
+            return entries
+        }
+    }
+
+    func writeCollection(_ collection: String, _ body: (any CollectionWriter) throws -> Void) throws {
+        let store = store
+        let held = HeldTransaction<PostgresTransaction> { work in
+            try await store.transaction { try await work($0) }
+        }
+        do {
+            try body(PostgresCollectionWriter(held: held, collection: collection))
+            try held.commit()
+        } catch let error as PostgresStoreError {
+            held.rollBack()
+            throw PostgresFailure(error)
+        } catch {
+            held.rollBack()
+            throw error
+        }
+    }
+
+    func setKeyValueEntries(_ entries: [(key: String, value: JSONValue)]) throws {
+        let store = store
+        let entries = entries.map { Entry(key: $0.key, value: $0.value) }
+        try Self.wait {
+            try await store.transaction { transaction in
+                for entry in entries { try await transaction.values.set(entry.value, forKey: entry.key) }
+            }
+        }
+    }
+
+    private struct Entry: Sendable {
+        var key: String
+        var value: JSONValue
+    }
+}
+
+/// A collection of a PostgreSQL database written by a copy, in the copy's
+/// transaction (held open across pages).
+struct PostgresCollectionWriter: CollectionWriter {
+    let held: HeldTransaction<PostgresTransaction>
+    let collection: String
+
+    func create(keyKind: KeyKind) throws -> KeyKind {
+        let collection = collection
+        return try run { try await $0.collection(named: collection).createIfMissing(keyKind: keyKind) }
+    }
+
+    func deleteAll() throws -> Int {
+        let collection = collection
+        return try run { try await $0.collection(named: collection).delete(DocumentQuery()) }
+    }
+
+    func insert(_ documents: [KeyedDocument]) throws {
+        let collection = collection
+        let documents = documents.map { KeyedBody(id: $0.key, body: $0.document) }
+        try run { transaction in
+            let target = transaction.collection(KeyedBody.self, named: collection)
+            for document in documents { try await target.insert(document) }
+        }
+    }
+
+    /// Indexes can't be created on PostgreSQL yet: the copy reports them.
+    func createIndex(_ index: IndexInfo) throws -> Bool { false }
+
+    func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
+        let collection = collection
+        try PostgresBackend.forEachPage(size: size, body) { last in
+            try run { try await $0.collection(named: collection).page(after: last, limit: size) }
+        }
+    }
+
+    private func run<Value: Sendable>(_ work: @escaping @Sendable (PostgresTransaction) async throws -> Value) throws -> Value {
+        do {
+            return try held.run(work)
+        } catch let error as PostgresStoreError {
+            throw PostgresFailure(error)
+        }
+    }
+}
+
+/// A document stored under a key of its own: the copy keeps each document's
+/// key whatever its `"id"` says (a model may code its id under another name).
+struct KeyedBody: Codable, Identifiable, Sendable {
+    var id: DocumentKey
+    var body: JSONValue
+
+    /// The body alone is the document.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(body)
+    }
+
+    init(id: DocumentKey, body: JSONValue) {
+        self.id = id
+        self.body = body
+    }
+
+    /// Never decoded: a copy reads documents as `JSONValue`s.
+    init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a copied document is written, never read as KeyedBody"))
+    }
+}

@@ -1,0 +1,122 @@
+import DocStore
+import Foundation
+
+/// `docstore copy SOURCE DEST`: every collection (documents, key kind,
+/// indexes) and every key/value entry of one store into another, between any
+/// two of a DocStore file and a PostgreSQL database.
+///
+/// Each collection is copied in one transaction at the destination: documents
+/// stream from the source in pages, go in, and are read back in the same
+/// transaction; the count and checksum (``DocumentChecksum``) of what was read
+/// must equal those of what was written, or the transaction rolls back. So a
+/// failure anywhere (a document the destination refuses, a lost connection, a
+/// mismatch, ctrl-C) leaves the collection at the destination as it was. One
+/// transaction rather than a temporary table renamed at the end: both
+/// databases undo DDL with the transaction (the table, its catalog row and
+/// indexes), so there is no rename that could fail halfway and no temporary
+/// table for a crash to leave behind; the cost is that the destination's
+/// collection is locked for writers while it is copied.
+struct StoreCopier {
+    let source: any CopyEndpoint
+    let destination: any CopyEndpoint
+    /// `--replace`: empty non-empty destination collections (and overwrite
+    /// differing key/value entries) instead of refusing.
+    var replace = false
+    /// Where the progress bar goes (a terminal's stderr), or nil.
+    var progressOutput: TextOutput?
+    /// Where notes go (what couldn't be copied exactly, such as indexes).
+    var notes: TextOutput?
+    var interruption: Interruption?
+    var pageSize = 1000
+
+    /// What a copy did, collection by collection.
+    struct Report {
+        var lines: [String] = []
+        var documents = 0
+    }
+
+    func copy() throws -> Report {
+        let collections = try source.collections()
+        try refuseOverwrites(collections)
+        var total = 0
+        var counts: [String: Int] = [:]
+        for info in collections {
+            let count = try source.count(info.name, DocumentQuery())
+            counts[info.name] = count
+            total += count
+        }
+        var progress = progressOutput.map { ProgressBar(output: $0, total: UInt64(max(total, 1))) }
+        defer { progress?.finish() }
+        var report = Report()
+        for info in collections {
+            let checksum = try copyCollection(info, done: report.documents, progress: &progress)
+            report.documents += checksum.count
+            report.lines.append("\(info.name): \(checksum)")
+        }
+        let entries = try copyValues()
+        if entries > 0 { report.lines.append("key/value area: \(entries == 1 ? "1 entry" : "\(entries) entries")") }
+        return report
+    }
+
+    /// Refuses, before anything is written, when a destination collection
+    /// holds documents (unless `--replace`) or has keys of another kind.
+    private func refuseOverwrites(_ collections: [CollectionInfo]) throws {
+        let existing = Dictionary(try destination.collections().map { ($0.name, $0.keyKind) }) { first, _ in first }
+        for info in collections {
+            guard let kind = existing[info.name] else { continue }
+            if kind != info.keyKind {
+                throw CommandError("collection \(info.name) has \(info.keyKind) keys in the source and \(kind) keys at the destination: drop it at the destination first (.drop \(info.name))")
+            }
+            let count = try destination.count(info.name, DocumentQuery())
+            if count > 0, !replace {
+                throw CommandError("collection \(info.name) at the destination already holds \(CommandResult.plural(count, "document")); nothing was copied (--replace empties it and copies the source's)")
+            }
+        }
+    }
+
+    /// Copies one collection in one destination transaction; returns what was verified.
+    private func copyCollection(_ info: CollectionInfo, done: Int, progress: inout ProgressBar?) throws -> DocumentChecksum {
+        let indexes = try source.indexes(info.name)
+        var written = DocumentChecksum()
+        var skippedIndexes: [IndexInfo] = []
+        try destination.writeCollection(info.name) { writer in
+            _ = try writer.create(keyKind: info.keyKind)
+            if replace { _ = try writer.deleteAll() }
+            try source.forEachPage(info.name, size: pageSize) { page in
+                try interruption?.check("interrupted: \(info.name) was not copied (the destination is as it was); collections before it were")
+                for document in page { written.add(document) }
+                try writer.insert(page)
+                progress?.update(done: UInt64(done + written.count), documents: done + written.count)
+            }
+            for index in indexes {
+                if try !writer.createIndex(index) { skippedIndexes.append(index) }
+            }
+            var read = DocumentChecksum()
+            try writer.forEachPage(size: pageSize) { page in
+                for document in page { read.add(document) }
+            }
+            guard read == written else {
+                throw CommandError("collection \(info.name) did not copy exactly: the source gave \(written), the destination holds \(read); nothing of it was kept")
+            }
+        }
+        if !skippedIndexes.isEmpty {
+            let names = skippedIndexes.map { $0.fields.map(\.description).joined(separator: "+") + ($0.isUnique ? " (unique)" : "") }
+            notes?.write("note: \(info.name)'s indexes (\(names.joined(separator: ", "))) were not created: \(destination.kind.name) has no indexes yet\n")
+        }
+        return written
+    }
+
+    /// Copies the key/value area, all or none; returns how many entries.
+    private func copyValues() throws -> Int {
+        let entries = try source.keyValueEntries()
+        guard !entries.isEmpty else { return 0 }
+        if !replace {
+            let existing = Dictionary(try destination.keyValueEntries().map { ($0.key, $0.value) }) { first, _ in first }
+            if let clash = entries.first(where: { entry in existing[entry.key].map { $0 != entry.value } ?? false }) {
+                throw CommandError("the key/value entry \(DocumentKeyQuoting.quoted(clash.key)) differs at the destination; the collections were copied, the key/value area was not (--replace overwrites it)")
+            }
+        }
+        try destination.setKeyValueEntries(entries)
+        return entries.count
+    }
+}

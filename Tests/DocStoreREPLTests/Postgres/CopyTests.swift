@@ -1,0 +1,149 @@
+import DocStore
+import Foundation
+import OrderedCollections
+import Testing
+@testable import DocStoreREPL
+
+extension PostgresREPLTests {
+    /// `docstore copy SOURCE DEST` between DocStore files and PostgreSQL.
+    @Suite("docstore copy")
+    struct CopyTests {
+        static let uuid = UUID(uuidString: "7D444840-9DC0-11D1-B245-5FFDCE74FAD2")!
+
+        /// A file store with collections of every key kind, an empty one,
+        /// nested values, numbers beyond Int64, indexes and key/value entries.
+        static func makeSource(at path: String) throws {
+            let store = try DocumentStore(path: path)
+            let players = store.collection(named: "players")
+            try players.insert(contentsOf: (1...2500).map(Self.player))
+            _ = try players.createIndex(on: [FieldPath("team")])
+            _ = try players.createIndex(on: [FieldPath("name")], unique: true)
+            let huge = try #require(JSONNumberLiteral("123456789012345678901234567890"))
+            try store.collection(named: "teams").insert(contentsOf: [
+                ["id": "BOS", "city": "Boston", "founded": 1901, "huge": .exactNumber(huge)],
+                ["id": "NYY", "city": "New York", "founded": .null],
+            ])
+            let sessions = store.collection(named: "sessions")
+            try sessions.createIfMissing(keyKind: .uuid)
+            try sessions.insert(["id": .string(Self.uuid.uuidString), "user": "ann"])
+            try store.collection(named: "empty").createIfMissing(keyKind: .string)
+            try store.values.set(["theme": "dark", "size": 12] as JSONValue, forKey: "settings")
+            try store.values.set(3 as JSONValue, forKey: "version")
+            try store.close()
+        }
+
+        static func player(_ number: Int) -> JSONValue {
+            let stats: JSONValue = ["hr": .integer(Int64(number % 70)), "avg": .double(Double(number % 400) / 1000)]
+            let tags: [JSONValue] = number % 7 == 0 ? ["star", "é🎉"] : []
+            var player: OrderedDictionary<String, JSONValue> = [:]
+            player["id"] = .integer(Int64(number))
+            player["name"] = .string("player \(number)")
+            player["team"] = .integer(Int64(number % 30))
+            player["stats"] = stats
+            player["tags"] = .array(tags)
+            return .object(player)
+        }
+
+        /// A store's contents as a copy must keep them: each collection's key
+        /// kind and documents (in key order, members sorted), and key/value entries.
+        static func contents(of path: String) throws -> [String] {
+            let store = try DocumentStore(path: path, readOnly: true)
+            defer { try? store.close() }
+            var lines: [String] = []
+            for info in try store.collections() {
+                lines.append("\(info.name) \(info.keyKind)")
+                try store.collection(named: info.name).forEach { lines.append(JSONText(options: .sortedKeys).string($0)) }
+            }
+            for key in try store.values.keys() {
+                lines.append("\(key) = \(JSONText(options: .sortedKeys).string(try store.values.get(key, as: JSONValue.self) ?? .null))")
+            }
+            return lines
+        }
+
+        @Test func aFileGoesToPostgreSQLAndBackUnchanged() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("source.sqlite").path
+            let back = directory.appendingPathComponent("back.sqlite").path
+            try Self.makeSource(at: source)
+            let url = try PostgresREPLServer.freshDatabaseURL()
+
+            let there = try runProcess(try docstoreBinary(), ["copy", source, url])
+            #expect(there.status == 0, "\(there.stderr)")
+            #expect(there.stdout.contains("players: 2500 documents, checksum"), "\(there.stdout)")
+            #expect(there.stdout.contains("copied 2503 documents from \(source) to postgres://docstore@/"), "\(there.stdout)")
+            #expect(there.stdout.contains("key/value area: 2 entries"), "\(there.stdout)")
+            // PostgreSQL has no indexes yet: said, not silently dropped. No progress bar when stderr is a pipe.
+            #expect(there.stderr == "note: players's indexes (team, name (unique)) were not created: PostgreSQL has no indexes yet\n", "\(there.stderr)")
+
+            // The REPL on PostgreSQL sees the copy.
+            let shell = try runProcess(try docstoreBinary(), [url, "--mode", "ndjson", "-c", ".collections", "-c", #"players.filter { $0.tags.contains("é🎉") }.count()"#,
+                                                              "-c", #"sessions.get("\#(Self.uuid.uuidString.lowercased())")"#])
+            #expect(shell.status == 0, "\(shell.stderr)")
+            #expect(shell.stdout.contains("sessions  (1 document, key: uuid)"), "\(shell.stdout)")
+            #expect(shell.stdout.contains("empty     (0 documents, key: string)"), "\(shell.stdout)")
+            #expect(shell.stdout.contains("\n357\n"), "\(shell.stdout)")
+            #expect(shell.stdout.contains(#""user":"ann""#), "\(shell.stdout)")
+
+            let home = try runProcess(try docstoreBinary(), ["copy", url, back])
+            #expect(home.status == 0, "\(home.stderr)")
+            #expect(try Self.contents(of: back) == Self.contents(of: source))
+        }
+
+        @Test func fileToFileKeepsIndexesAndANonEmptyDestinationIsRefusedUnlessReplaced() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("source.sqlite").path
+            let copy = directory.appendingPathComponent("copy.sqlite").path
+            try Self.makeSource(at: source)
+
+            let first = try runProcess(try docstoreBinary(), ["copy", source, copy])
+            #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
+            #expect(try Self.contents(of: copy) == Self.contents(of: source))
+            let indexes = try runProcess(try docstoreBinary(), [copy, "--mode", "csv", "-c", "players.indexes()"])
+            #expect(indexes.stdout.contains("name,true") && indexes.stdout.contains("team,false"), "\(indexes.stdout)")
+
+            // Again: the destination's collections hold documents now.
+            try runProcess(try docstoreBinary(), [copy, "-c", #"teams.insert({"id": "ZZZ"})"#]).expectSuccess()
+            let refused = try runProcess(try docstoreBinary(), ["copy", source, copy])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("collection players at the destination already holds 2500 documents; nothing was copied (--replace"), "\(refused.stderr)")
+            #expect(try Self.contents(of: copy).contains(#"{"id":"ZZZ"}"#))
+
+            let replaced = try runProcess(try docstoreBinary(), ["copy", source, copy, "--replace"])
+            #expect(replaced.status == 0, "\(replaced.stderr)")
+            #expect(try Self.contents(of: copy) == Self.contents(of: source))
+        }
+
+        /// A document PostgreSQL refuses (a NUL in a string) half-way through a
+        /// collection: the copy stops naming the collection, key and path, and
+        /// the destination's collection is as it was, with none of its documents.
+        @Test func aDocumentTheDestinationRefusesLeavesItsCollectionAsItWas() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("source.sqlite").path
+            let store = try DocumentStore(path: source)
+            try store.collection(named: "notes").insert(contentsOf: (1...2500).map { number -> JSONValue in
+                let body: JSONValue = .string(number == 1700 ? "before\u{0}after" : "note \(number)")
+                return .object(["id": .integer(Int64(number)), "text": .object(["body": body])])
+            })
+            try store.close()
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), [url, "-c", #"notes.insert({"id": 9999, "text": "kept"})"#]).expectSuccess()
+
+            let failed = try runProcess(try docstoreBinary(), ["copy", source, url, "--replace"])
+            #expect(failed.status == 1)
+            #expect(failed.stderr.contains(#"document 1700 for collection "notes" at text.body"#), "\(failed.stderr)")
+            #expect(failed.stderr.contains("NUL"), "\(failed.stderr)")
+            let after = try runProcess(try docstoreBinary(), [url, "--mode", "ndjson", "-c", "notes.keys()"])
+            #expect(after.stdout == "[9999]\n", "\(after.stdout)\(after.stderr)")
+        }
+    }
+}
+
+extension ProcessOutput {
+    /// Records the output when the process failed.
+    func expectSuccess(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(status == 0, "\(stderr)", sourceLocation: sourceLocation)
+    }
+}
