@@ -73,10 +73,26 @@ final class CommandRunner {
             return .message(dropped ? "dropped the index on \(fields.map(\.description).joined(separator: ", "))"
                 : "no index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
         case .indexes(let name):
-            let indexes = try store.collection(named: name).indexes()
-            return .rows(columns: ["name", "fields", "unique"], indexes.map { index in
-                [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(index.isUnique)]
-            })
+            let collection = store.collection(named: name)
+            let indexes: [[JSONValue?]] = try collection.indexes().map { index in
+                [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(index.isUnique), .string("index")]
+            }
+            let searchIndexes: [[JSONValue?]] = try collection.searchIndexes().map { index in
+                [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(false), .string("search")]
+            }
+            return .rows(columns: ["name", "fields", "unique", "kind"], indexes + searchIndexes)
+        case .createSearchIndex(let name, let fields):
+            let index = try store.collection(named: name).createSearchIndex(on: fields)
+            return .message("created search index \(index.name) on \(fields.map(\.description).joined(separator: ", "))")
+        case .dropSearchIndex(let name, let fields):
+            let dropped = try store.collection(named: name).dropSearchIndex(on: fields)
+            return .message(dropped ? "dropped the search index on \(fields.map(\.description).joined(separator: ", "))"
+                : "no search index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
+        case .rebuildSearchIndexes(let name):
+            let collection = store.collection(named: name)
+            try collection.rebuildSearchIndexes()
+            let count = try collection.searchIndexes().count
+            return .message("rebuilt \(count) search index\(count == 1 ? "" : "es")")
         case .collections:
             return .text(try collectionsListing())
         case .schema(let name):
@@ -238,6 +254,10 @@ final class CommandRunner {
                     index.fields.map(\.description).joined(separator: "+") + (index.isUnique ? " (unique)" : "")
                 }.joined(separator: ", ")
             }
+            let searchIndexes = try collection.searchIndexes()
+            if !searchIndexes.isEmpty {
+                details += ", search: " + searchIndexes.map { $0.fields.map(\.description).joined(separator: "+") }.joined(separator: ", ")
+            }
             return TerminalText.padded(TerminalText.printable(info.name), toWidth: width) + "  (\(details))"
         }.joined(separator: "\n")
     }
@@ -264,6 +284,9 @@ final class CommandRunner {
         case .deleteKey, .deleteAll, .query(_, _, .delete): "delete"
         case .createIndex: "createIndex"
         case .dropIndex: "dropIndex"
+        case .createSearchIndex: "createSearchIndex"
+        case .dropSearchIndex: "dropSearchIndex"
+        case .rebuildSearchIndexes: "rebuildSearchIndexes"
         case .importFile: ".import"
         case .drop: ".drop"
         case .repair: ".repair"
