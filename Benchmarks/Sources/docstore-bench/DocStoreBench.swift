@@ -9,7 +9,7 @@ struct DocStoreBench {
     static let usage = """
         usage: docstore-bench [N] [--rounds R] [--ways docstore,sqlite-c,grdb-records,grdb-json]
                               [--clock wall|cpu] [--no-memory] [--no-codec] [--codec-only]
-                              [--no-live] [--live-only]
+                              [--no-live] [--live-only] [--no-search] [--search-only]
           N             documents (default 100000)
           --rounds R    run every way R times, interleaved, and keep each workload's fastest (default 1)
           --ways        which ways to run, in order (default: all four)
@@ -19,6 +19,8 @@ struct DocStoreBench {
           --codec-only  run only the codec micro-benchmark
           --no-live     skip issue 10's live-query and async measurements (L1…L4, after the ways)
           --live-only   run only those
+          --no-search   skip W10, full-text search (issue 14: DocStore against FTS5 by hand, and a scan)
+          --search-only run only W10
         """
 
     static func main() {
@@ -50,6 +52,7 @@ struct DocStoreBench {
         var codec = true
         var workload = true
         var live = true
+        var search = true
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -67,9 +70,11 @@ struct DocStoreBench {
                 timeMode = value
             case "--no-memory": memory = false
             case "--no-codec": codec = false
-            case "--codec-only": workload = false; memory = false; live = false
+            case "--codec-only": workload = false; memory = false; live = false; search = false
             case "--no-live": live = false
-            case "--live-only": workload = false; memory = false; codec = false
+            case "--live-only": workload = false; memory = false; codec = false; search = false
+            case "--no-search": search = false
+            case "--search-only": workload = false; memory = false; codec = false; live = false
             case "-h", "--help": Output.note(usage); return
             default:
                 guard let value = Int(argument), value >= 10 else { throw BenchmarkError(usage) }
@@ -105,6 +110,13 @@ struct DocStoreBench {
             for line in LiveBenchmark.lines(results) { Output.line(line) }
             liveResults = results
         }
+        // Issue 14: W10 after those, on stdout under `# search docstore` / `# search sqlite-c`.
+        var searchResult: SearchBenchmark.Result?
+        if search {
+            let result = try SearchBenchmark.run(n: n, directory: directory, timeMode: timeMode)
+            for line in result.lines { Output.line(line) }
+            searchResult = result
+        }
         var memoryRatio: Double?
         if memory {
             let (text, ratio) = PeakMemory.report(try PeakMemory.measure(in: directory))
@@ -119,6 +131,10 @@ struct DocStoreBench {
         if let liveResults {
             Output.note("")
             Output.note(LiveBenchmark.summary(liveResults))
+        }
+        if let searchResult {
+            Output.note("")
+            Output.note(SearchBenchmark.summary(searchResult))
         }
         if codec {
             Output.note("")

@@ -22,6 +22,10 @@ struct ConditionEvaluator {
         case let .string(path, match, needle, caseInsensitive):
             guard case .string(let text)? = value?.value(at: path) else { return false }
             return Self.matches(text, match, needle, caseInsensitive: caseInsensitive)
+        case let .matches(path, text):
+            // A search text the SQL compiler refuses matches nothing here.
+            guard case .string(let field)? = value?.value(at: path), let search = try? SearchText(parsing: text) else { return false }
+            return search.isMatched(by: field)
         case let .isIn(path, literals):
             let field = value?.value(at: path)
             return literals.contains { Self.compare(field, .equal, $0) }

@@ -43,24 +43,35 @@ extension Sequence {
 }
 
 extension DocumentQuery {
-    /// Runs the query on documents in memory: filters, sorts (ties by key), skips
-    /// the offset and keeps the limit. The same result as the query on a collection
+    /// Runs the query on documents in memory: filters, sorts (by relevance first
+    /// when asked, scoring against all of `documents`; ties by key), skips the
+    /// offset and keeps the limit. The same result as the query on a collection
     /// holding these documents under these keys.
     public func run(
         on documents: [(key: DocumentKey, document: JSONValue)],
         subqueryValues: (Subquery) -> [JSONValue] = { _ in [] }
     ) -> [(key: DocumentKey, document: JSONValue)] {
-        let selected = documents.filter { condition.matches($0.document, subqueryValues: subqueryValues) }
+        // Relevance scores the text against every document, as a search index does.
+        let scores = relevance?.scores(of: documents.map(\.document))
+        let selected = documents.indices.filter { condition.matches(documents[$0].document, subqueryValues: subqueryValues) }
         let sorted = selected.sorted { a, b in
+            if let scores {
+                switch (scores[a], scores[b]) {
+                case let (x?, y?) where x != y: return x < y
+                case (nil, _?): return false
+                case (_?, nil): return true
+                default: break
+                }
+            }
             for key in sort {
-                switch key.compare(a.document, b.document) {
+                switch key.compare(documents[a].document, documents[b].document) {
                 case .orderedAscending: return true
                 case .orderedDescending: return false
                 case .orderedSame: continue
                 }
             }
-            return JSONOrder.compare(a.key, b.key) == .orderedAscending
-        }
+            return JSONOrder.compare(documents[a].key, documents[b].key) == .orderedAscending
+        }.map { documents[$0] }
         let start = Swift.min(Swift.max(offset ?? 0, 0), sorted.count)
         let remaining = sorted[start...]
         guard let limit, limit >= 0 else { return Array(remaining) }

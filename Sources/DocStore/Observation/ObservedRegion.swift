@@ -85,7 +85,7 @@ extension Condition {
         switch self {
         case .always:
             return []
-        case .compare(let path, _, _), .isNull(let path), .exists(let path), .string(let path, _, _, _),
+        case .compare(let path, _, _), .isNull(let path), .exists(let path), .string(let path, _, _, _), .matches(let path, _),
              .isIn(let path, _), .arrayContains(let path, _), .arrayCount(let path, _, _),
              .any(let path, _), .all(let path, _):
             return [path]

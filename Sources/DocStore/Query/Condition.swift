@@ -35,6 +35,11 @@ public indirect enum Condition: Hashable, Sendable {
     /// A string field matches: prefix, suffix or substring; case-insensitive only
     /// when asked (Unicode case folding, as Swift's `lowercased()`).
     case string(FieldPath, StringMatch, String, caseInsensitive: Bool)
+    /// A string field holds the words of a search text (see ``SearchText``):
+    /// every word, in any order, case- and diacritic-insensitively; `"a phrase"`
+    /// as consecutive words; `prefix*` as any word starting so. Needs a search
+    /// index on the field (``DocumentCollection/createSearchIndex(on:)``).
+    case matches(FieldPath, String)
     /// The field equals one of the values.
     case isIn(FieldPath, [JSONValue])
     /// The field equals one of the keys (or field values) that another query selects.

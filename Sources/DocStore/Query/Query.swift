@@ -44,17 +44,20 @@ public struct DocumentQuery: Hashable, Sendable {
     public var condition: Condition
     /// In which order (then by key).
     public var sort: [SortKey]
+    /// Sorted first by relevance to a search text, best first (before `sort`).
+    public var relevance: SearchRelevance?
     /// At most this many documents.
     public var limit: Int?
     /// Skipping this many first.
     public var offset: Int?
 
     /// A query for the documents matching `condition`, in `sort` order then by key,
-    /// skipping `offset` and returning at most `limit`.
+    /// skipping `offset` and returning at most `limit`; by `relevance` first when given.
     public init(_ condition: Condition = .always, sort: [SortKey] = [],
-                limit: Int? = nil, offset: Int? = nil) {
+                limit: Int? = nil, offset: Int? = nil, relevance: SearchRelevance? = nil) {
         self.condition = condition
         self.sort = sort
+        self.relevance = relevance
         self.limit = limit
         self.offset = offset
     }

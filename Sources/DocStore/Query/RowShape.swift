@@ -91,7 +91,13 @@ struct RowShape: Hashable, Sendable {
     /// The shape of a pipeline's rows, every stage checked.
     static func of(_ pipeline: QueryPipeline, collection: String) throws -> RowShape {
         var shape = try RowShape.documents.after(.refine(pipeline.query), collection: collection)
-        for stage in pipeline.stages { shape = try shape.after(stage, collection: collection) }
+        for stage in pipeline.stages {
+            if case .refine(let query) = stage, let relevance = query.relevance {
+                throw DocStoreError.invalidQuery(collection: collection, field: relevance.field.description,
+                                                 reason: "sorting by relevance works on the collection's documents: sort by it before any join, group or select")
+            }
+            shape = try shape.after(stage, collection: collection)
+        }
         return shape
     }
 
@@ -115,7 +121,7 @@ extension Condition {
     var paths: [FieldPath] {
         switch self {
         case .always: []
-        case .compare(let path, _, _), .isNull(let path), .exists(let path), .string(let path, _, _, _),
+        case .compare(let path, _, _), .isNull(let path), .exists(let path), .string(let path, _, _, _), .matches(let path, _),
              .isIn(let path, _), .isInSubquery(let path, _), .arrayContains(let path, _), .arrayCount(let path, _, _),
              .any(let path, _), .all(let path, _):
             [path]

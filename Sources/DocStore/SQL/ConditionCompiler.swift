@@ -20,6 +20,12 @@ struct ConditionCompiler {
     var resolve: ((FieldPath) throws -> FieldSQL)?
     /// The database the SQL is for.
     let dialect: SQLDialect
+    /// The search indexes of a collection (for `matches`).
+    var searchIndexes: (String) throws -> [SearchIndexInfo] = { _ in [] }
+    /// The expression of the rows' document key, or nil when the rows are not the
+    /// collection's documents (a pipeline stage after a join, group or select),
+    /// where no search index can serve `matches`.
+    var documentKey: SQLFragment? = "key"
 
     init(collection: String, keyKind: @escaping (String) throws -> KeyKind?, dialect: SQLDialect = .sqlite) {
         self.collection = collection
@@ -42,6 +48,8 @@ struct ConditionCompiler {
                 return try postgresStringMatch(try field(path, root), match, needle, caseInsensitive: caseInsensitive, path: path)
             }
             return stringMatch(try field(path, root), match, needle, caseInsensitive: caseInsensitive)
+        case let .matches(path, text):
+            return try search(path, text, root: root)
         case let .isIn(path, values):
             return try isIn(try field(path, root), values, path: path)
         case let .isInSubquery(path, subquery):
@@ -137,6 +145,31 @@ struct ConditionCompiler {
         }
     }
 
+    // MARK: Search
+
+    /// `matches`: the documents whose key the field's search index finds for the
+    /// search text, translated into an FTS5 query here and bound as a value.
+    private func search(_ path: FieldPath, _ text: String, root: FieldRoot) throws -> SQLFragment {
+        func invalid(_ reason: String) -> DocStoreError {
+            DocStoreError.invalidQuery(collection: collection, field: path.description, reason: reason)
+        }
+        let searchText: SearchText
+        do {
+            searchText = try SearchText(parsing: text)
+        } catch {
+            throw invalid(error.reason)
+        }
+        guard dialect == .sqlite else { throw invalid("full-text search (matches) isn't available on PostgreSQL yet") }
+        guard root == .document, let documentKey else {
+            throw invalid("matches searches a collection's documents: use it in a filter on the collection, not inside any/all or after a join, group or select")
+        }
+        guard let index = try searchIndexes(collection).first(where: { $0.column(of: path) != nil }),
+              let column = index.column(of: path) else {
+            throw invalid("no search index covers this field; create one first: createSearchIndex(on: \\.\(path)) (in the REPL: \(collection).createSearchIndex(\\.\(path)))")
+        }
+        return SearchIndexSQL.match(index, keyKind: try keyKind(collection), query: searchText.ftsQuery(column: column), documentKey: documentKey)
+    }
+
     // MARK: Membership
 
     /// One test per JSON type present in the list, each against one bound JSON
@@ -182,6 +215,7 @@ struct ConditionCompiler {
         guard let kind = try keyKind(subquery.collection) else { return dialect.alwaysFalse }  // no collection, no values
         if dialect == .postgres { return try postgresIsIn(field, subquery, keyKind: kind) }
         var inner = ConditionCompiler(collection: subquery.collection, keyKind: keyKind)
+        inner.searchIndexes = searchIndexes
         let condition = try inner.compile(subquery.condition)
         let table = quoteIdentifier(subquery.collection)
         guard let path = subquery.field else {

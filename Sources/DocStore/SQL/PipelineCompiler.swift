@@ -30,7 +30,7 @@ struct PipelineCompiler {
         var scope = RowScope(from: SQLFragment(compiler.table + " AS " + alias), key: SQLFragment(alias + ".key"),
                              entries: [RowScope.Entry(path: .root, source: .json(SQLFragment(alias + ".body"), root: .json(SQLFragment(alias + ".body"))))],
                              collection: collection)
-        scope = try refine(scope, pipeline.query)
+        scope = try refine(scope, pipeline.query, documentKey: scope.key)
         for stage in pipeline.stages {
             switch stage {
             case .refine(let query): scope = try refine(scope, query)
@@ -72,13 +72,25 @@ struct PipelineCompiler {
 
     // MARK: Stages
 
-    private mutating func refine(_ scope: RowScope, _ query: DocumentQuery) throws -> RowScope {
+    /// `documentKey`: the rows' document key when they are still the collection's
+    /// documents (the first stage), which search conditions need.
+    private mutating func refine(_ scope: RowScope, _ query: DocumentQuery, documentKey: SQLFragment? = nil) throws -> RowScope {
         var scope = scope
         var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind)
+        conditions.searchIndexes = compiler.searchIndexes
+        conditions.documentKey = documentKey
         conditions.resolve = { [scope] in try scope.field($0) }
         if query.condition != .always { scope.conditions.append(try conditions.compile(query.condition)) }
-        guard !query.sort.isEmpty || query.limit != nil || query.offset != nil else { return scope }
-        var order: [SQLFragment] = []
+        if let relevance = query.relevance {
+            // RowShape refuses relevance after the first stage; this is the table's scope.
+            guard let documentKey else {
+                throw DocStoreError.invalidQuery(collection: collection, field: relevance.field.description,
+                                                 reason: "sorting by relevance comes before any join, group or select")
+            }
+            scope.from += " LEFT JOIN " + (try compiler.relevanceRanks(relevance)) + " AS docstore_relevance ON docstore_relevance.docstore_key = " + documentKey
+        }
+        guard !query.sort.isEmpty || query.relevance != nil || query.limit != nil || query.offset != nil else { return scope }
+        var order: [SQLFragment] = query.relevance != nil ? QueryCompiler.relevanceOrder : []
         for key in query.sort {
             let field = try scope.field(key.path)
             let direction = key.descending ? " DESC" : ""
@@ -86,7 +98,7 @@ struct PipelineCompiler {
         }
         order.append(scope.key)
         let orderText = SQLFragment.joined(order, separator: ", ")
-        let key = query.sort.isEmpty ? scope.key : "row_number() OVER (ORDER BY " + orderText + ")"
+        let key = query.sort.isEmpty && query.relevance == nil ? scope.key : "row_number() OVER (ORDER BY " + orderText + ")"
         return wrapped(scope, key: key, tail: " ORDER BY " + orderText + compiler.limitClause(query))
     }
 

@@ -18,18 +18,22 @@ struct QueryCompiler {
     var indexedFields: (String) throws -> [[FieldPath]] = { _ in [] }
     /// The database the statements are for.
     var dialect: SQLDialect = .sqlite
+    /// The search indexes of a collection (`matches` reads them).
+    var searchIndexes: (String) throws -> [SearchIndexInfo] = { _ in [] }
 
     var table: String { quoteIdentifier(collection) }
 
     /// `WHERE …` for the query's condition.
     func whereClause(_ query: DocumentQuery) throws -> SQLFragment {
         var compiler = ConditionCompiler(collection: collection, keyKind: keyKind, dialect: dialect)
+        compiler.searchIndexes = searchIndexes
         return " WHERE " + (try compiler.compile(query.condition))
     }
 
-    /// `ORDER BY rank, value [DESC]… , key`: ties always end in key order.
-    func orderClause(_ sort: [SortKey]) throws -> SQLFragment {
-        var terms: [SQLFragment] = []
+    /// `ORDER BY rank, value [DESC]… , key`: ties always end in key order; by
+    /// relevance first when the query asks (``relevanceJoin(_:)``).
+    func orderClause(_ sort: [SortKey], relevance: Bool = false) throws -> SQLFragment {
+        var terms: [SQLFragment] = relevance ? Self.relevanceOrder : []
         for key in sort {
             let field = try FieldSQL.checked(key.path, from: .document, collection: collection, dialect: dialect)
             let direction = key.descending ? " DESC" : ""
@@ -60,7 +64,8 @@ struct QueryCompiler {
 
     /// `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`.
     func select(_ columns: SQLFragment, _ query: DocumentQuery) throws -> SQLFragment {
-        "SELECT " + columns + " FROM \(table)" + (try whereClause(query)) + (try orderClause(query.sort)) + limitClause(query)
+        "SELECT " + columns + " FROM \(table)" + (try relevanceJoin(query)) + (try whereClause(query))
+            + (try orderClause(query.sort, relevance: query.relevance != nil)) + limitClause(query)
     }
 
     /// The documents' keys and bodies, in the query's order.

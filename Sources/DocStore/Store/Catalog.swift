@@ -44,6 +44,7 @@ enum Catalog {
             ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS \(valuesTable) (key TEXT PRIMARY KEY NOT NULL, body TEXT NOT NULL) WITHOUT ROWID;
             """)
+        try installSearchIndexes(in: db)
     }
 
     /// The catalog tables every store of this format has; a store missing one was
@@ -145,9 +146,15 @@ enum Catalog {
         for index in try indexes(of: info.name, in: db) {
             try db.execute(sql: try IndexSQL.create(index))
         }
+        for index in try searchIndexes(of: info.name, in: db) {
+            for statement in try SearchIndexSQL.create(index, keyKind: info.keyKind) { try db.execute(sql: statement) }
+        }
     }
 
     static func dropCollection(named name: String, in db: Database) throws {
+        for index in try searchIndexes(of: name, in: db) {
+            try dropSearchIndex(index, in: db)
+        }
         let indexNames = try String.fetchAll(db, sql: "SELECT name FROM \(indexesTable) WHERE collection = ?", arguments: [name])
         for index in indexNames {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index))")

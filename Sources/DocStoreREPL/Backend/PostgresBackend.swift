@@ -209,6 +209,21 @@ final class PostgresBackend: REPLBackend {
     /// None: indexes can't be created on PostgreSQL yet.
     func indexes(_ name: String) throws -> [IndexInfo] { [] }
 
+    func createSearchIndex(_ name: String, on fields: [FieldPath]) throws -> SearchIndexInfo {
+        throw Self.notYet("search indexes")
+    }
+
+    func dropSearchIndex(_ name: String, on fields: [FieldPath]) throws -> Bool {
+        throw Self.notYet("search indexes")
+    }
+
+    /// None: search indexes can't be created on PostgreSQL yet.
+    func searchIndexes(_ name: String) throws -> [SearchIndexInfo] { [] }
+
+    func rebuildSearchIndexes(_ name: String) throws -> Int {
+        throw Self.notYet("search indexes")
+    }
+
     // MARK: Whole collections
 
     var importDestination: any ImportDestination { PostgresImportDestination(store: store) }

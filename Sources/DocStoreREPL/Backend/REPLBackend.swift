@@ -60,6 +60,11 @@ protocol REPLBackend: AnyObject {
     func createIndex(_ collection: String, on fields: [FieldPath], unique: Bool) throws -> IndexInfo
     func dropIndex(_ collection: String, on fields: [FieldPath]) throws -> Bool
     func indexes(_ collection: String) throws -> [IndexInfo]
+    /// Full-text search indexes: made, dropped, listed, rebuilt (returns how many).
+    func createSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> SearchIndexInfo
+    func dropSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> Bool
+    func searchIndexes(_ collection: String) throws -> [SearchIndexInfo]
+    func rebuildSearchIndexes(_ collection: String) throws -> Int
 
     // MARK: Whole collections
 

@@ -118,6 +118,24 @@ final class SQLiteBackend: REPLBackend {
         try store.collection(named: collection).indexes()
     }
 
+    func createSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> SearchIndexInfo {
+        try store.collection(named: collection).createSearchIndex(on: fields)
+    }
+
+    func dropSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> Bool {
+        try store.collection(named: collection).dropSearchIndex(on: fields)
+    }
+
+    func searchIndexes(_ collection: String) throws -> [SearchIndexInfo] {
+        try store.collection(named: collection).searchIndexes()
+    }
+
+    func rebuildSearchIndexes(_ collection: String) throws -> Int {
+        let documents = store.collection(named: collection)
+        try documents.rebuildSearchIndexes()
+        return try documents.searchIndexes().count
+    }
+
     // MARK: Whole collections
 
     var importDestination: any ImportDestination { SQLiteImportDestination(store: store) }

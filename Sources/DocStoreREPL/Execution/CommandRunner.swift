@@ -75,10 +75,23 @@ final class CommandRunner {
             return .message(dropped ? "dropped the index on \(fields.map(\.description).joined(separator: ", "))"
                 : "no index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
         case .indexes(let name):
-            let indexes = try backend.indexes(name)
-            return .rows(columns: ["name", "fields", "unique"], indexes.map { index in
-                [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(index.isUnique)]
-            })
+            let indexes: [[JSONValue?]] = try backend.indexes(name).map { index in
+                [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(index.isUnique), .string("index")]
+            }
+            let searchIndexes: [[JSONValue?]] = try backend.searchIndexes(name).map { index in
+                [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(false), .string("search")]
+            }
+            return .rows(columns: ["name", "fields", "unique", "kind"], indexes + searchIndexes)
+        case .createSearchIndex(let name, let fields):
+            let index = try backend.createSearchIndex(name, on: fields)
+            return .message("created search index \(index.name) on \(fields.map(\.description).joined(separator: ", "))")
+        case .dropSearchIndex(let name, let fields):
+            let dropped = try backend.dropSearchIndex(name, on: fields)
+            return .message(dropped ? "dropped the search index on \(fields.map(\.description).joined(separator: ", "))"
+                : "no search index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
+        case .rebuildSearchIndexes(let name):
+            let count = try backend.rebuildSearchIndexes(name)
+            return .message("rebuilt \(count) search index\(count == 1 ? "" : "es")")
         case .collections:
             return .text(try collectionsListing())
         case .schema(let name):
@@ -219,6 +232,10 @@ final class CommandRunner {
                     index.fields.map(\.description).joined(separator: "+") + (index.isUnique ? " (unique)" : "")
                 }.joined(separator: ", ")
             }
+            let searchIndexes = try backend.searchIndexes(info.name)
+            if !searchIndexes.isEmpty {
+                details += ", search: " + searchIndexes.map { $0.fields.map(\.description).joined(separator: "+") }.joined(separator: ", ")
+            }
             return TerminalText.padded(TerminalText.printable(info.name), toWidth: width) + "  (\(details))"
         }.joined(separator: "\n")
     }
@@ -245,6 +262,9 @@ final class CommandRunner {
         case .deleteKey, .deleteAll, .query(_, _, .delete): "delete"
         case .createIndex: "createIndex"
         case .dropIndex: "dropIndex"
+        case .createSearchIndex: "createSearchIndex"
+        case .dropSearchIndex: "dropSearchIndex"
+        case .rebuildSearchIndexes: "rebuildSearchIndexes"
         case .importFile: ".import"
         case .drop: ".drop"
         case .repair: ".repair"

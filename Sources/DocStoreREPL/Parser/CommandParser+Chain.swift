@@ -12,6 +12,7 @@ extension CommandParser {
         "filter", "sorted", "limit", "offset", "query", "group", "join", "joinAll", "all", "first", "count", "exists", "contains", "keys", "select",
         "min", "max", "sum", "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
         "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
+        "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes",
     ]
 
     mutating func chain(collection name: String, firstMethod: Token) throws(REPLSyntaxError) -> REPLCommand {
@@ -45,8 +46,13 @@ extension CommandParser {
             case "filter":
                 query.condition = Self.conjunction(query.condition, try conditionBlock())
             case "sorted":
-                // As in the DSL (and Swift's stable sort): a later sort decides first.
-                query.sort = try sortArguments() + query.sort
+                if current.isSymbol(.leftParen), try labelAfterParenthesis(["byRelevanceTo"]) != nil {
+                    // `sorted(byRelevanceTo: "text")`, `sorted(byRelevanceTo: "text", in: \.field)`
+                    query.relevance = try relevanceArguments(query.condition, at: methodToken, pipelineStarted: source != nil)
+                } else {
+                    // As in the DSL (and Swift's stable sort): a later sort decides first.
+                    query.sort = try sortArguments() + query.sort
+                }
             case "limit":
                 try expect(.leftParen)
                 query.limit = try count("limit")
@@ -124,7 +130,8 @@ extension CommandParser {
             case "explain":
                 try emptyArguments()
                 action = .explain
-            case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes":
+            case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
+                 "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes":
                 throw REPLSyntaxError(".\(method) works on the collection itself: \(name).\(method)(…), not after a query", at: methodToken.location)
             default:
                 var message = "unknown method '\(method)'"

@@ -9,7 +9,7 @@ import DocStore
 ///     $0.roster.any { $0.number > 10 }
 extension CommandParser {
     /// Field methods that take arguments or a closure.
-    static let fieldMethods: Set<String> = ["hasPrefix", "hasSuffix", "contains", "arrayContains", "in", "any", "all"]
+    static let fieldMethods: Set<String> = ["hasPrefix", "hasSuffix", "contains", "arrayContains", "in", "any", "all", "matches"]
     /// Field properties that end a condition (`isEmpty`, `exists`) or start one (`count`).
     static let fieldProperties: Set<String> = ["isEmpty", "exists", "count"]
 
@@ -156,6 +156,13 @@ extension CommandParser {
             let caseInsensitive = try caseInsensitiveOption()
             try expect(.rightParen)
             return .string(path, method == "hasPrefix" ? .hasPrefix : .hasSuffix, text, caseInsensitive: caseInsensitive)
+        case "matches":
+            // Full-text search: the text is checked (quotes balanced, some word)
+            // when the query runs, with the collection and field in the error.
+            try expect(.leftParen)
+            let text = try stringArgument(method)
+            try expect(.rightParen)
+            return .matches(path, text)
         case "arrayContains":
             try expect(.leftParen)
             let value = try literal()
@@ -187,7 +194,7 @@ extension CommandParser {
             if let suggestion = NameSuggestion.closest(to: method, in: all.sorted()) {
                 message += "; did you mean '\(suggestion)'?"
             } else {
-                message += " (fields have hasPrefix, hasSuffix, contains, in, any, all, isEmpty, count, exists)"
+                message += " (fields have hasPrefix, hasSuffix, contains, matches, in, any, all, isEmpty, count, exists)"
             }
             throw REPLSyntaxError(message, at: token.location)
         }

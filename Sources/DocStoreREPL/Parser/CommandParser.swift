@@ -145,6 +145,13 @@ public struct CommandParser {
         case "indexes":
             try emptyArguments()
             command = .indexes(collection: name)
+        case "createSearchIndex":
+            command = .createSearchIndex(collection: name, fields: try indexArguments(allowUnique: false).fields)
+        case "dropSearchIndex":
+            command = .dropSearchIndex(collection: name, fields: try indexArguments(allowUnique: false).fields)
+        case "rebuildSearchIndexes":
+            try emptyArguments()
+            command = .rebuildSearchIndexes(collection: name)
         default:
             try checkCollectionExists(name, at: start.location)
             command = try chain(collection: name, firstMethod: methodToken)

@@ -60,8 +60,14 @@ public enum REPLCommand: Hashable, Sendable {
     case createIndex(collection: String, fields: [FieldPath], unique: Bool)
     /// `coll.dropIndex(\.a)`
     case dropIndex(collection: String, fields: [FieldPath])
-    /// `coll.indexes()`
+    /// `coll.indexes()`: indexes and search indexes
     case indexes(collection: String)
+    /// `coll.createSearchIndex(\.text, \.title)`
+    case createSearchIndex(collection: String, fields: [FieldPath])
+    /// `coll.dropSearchIndex(\.text)`
+    case dropSearchIndex(collection: String, fields: [FieldPath])
+    /// `coll.rebuildSearchIndexes()`
+    case rebuildSearchIndexes(collection: String)
     /// `.collections`
     case collections
     /// `.schema coll`
@@ -110,7 +116,8 @@ public enum REPLCommand: Hashable, Sendable {
     /// Whether the command changes the store (refused on a read-only store).
     public var writes: Bool {
         switch self {
-        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop, .repair: true
+        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop, .repair,
+             .createSearchIndex, .dropSearchIndex, .rebuildSearchIndexes: true
         case .exportQuery(_, let query): query.writes
         case .query(_, _, .delete), .query(_, _, .update): true
         default: false

@@ -58,6 +58,7 @@ enum HelpText {
               (contains: an array's element or a string's substring, by the sampled type)
           $0.a.in([1, 2, nil])    $0.teamId.in(teams.filter { $0.city == "Boston" })
           $0.city.in(teams.filter { … }, selecting: \\.city)
+          $0.text.matches("home run")   every word, any case/accents; "a phrase"; prefix*  (needs createSearchIndex)
           $0.roster.any { $0.number > 10 }   $0.roster.all { … }   ($0 is then the element)
           $0.stats.battingAverage  $0.tags[0]  $0.extra["odd key"]      nested paths
           AnyOf { C; C }   AllOf { C; C }   Not { C; C }   !C   C && C   C || C   ( C )
@@ -69,5 +70,7 @@ enum HelpText {
               shorthand: $0.a = 1; $0.n += 1; $0.n -= 1; $0.b = nil (removes)
           coll.createIndex(\\.a)  createIndex(\\.a, \\.b)  createIndex(\\.a, unique: true)
           coll.dropIndex(\\.a)   coll.indexes()   .explain QUERY
+          coll.createSearchIndex(\\.text)  dropSearchIndex(\\.text)  rebuildSearchIndexes()   full-text search
+              ….sorted(byRelevanceTo: "home run")   best matches first (bm25)
         """
 }
