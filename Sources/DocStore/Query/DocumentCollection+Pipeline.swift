@@ -103,15 +103,32 @@ extension DocumentCollection {
         do {
             try body()
         } catch DocStoreError.database(let message, _) where message.contains(ArithmeticOverflow.message) {
-            throw DocStoreError.invalidQuery(collection: name, field: nil,
-                                             reason: "an integer computed by select overflows 64 bits (as it would trap in Swift); convert with Double(…)")
+            throw DocStoreError.computedOverflow(collection: name)
         } catch DocStoreError.database(let message, _) where message.contains("integer overflow") {
-            var summed: [String] = []
-            for case .group(let grouping) in pipeline.stages {
-                for named in grouping.aggregates { if case .sum(let path) = named.aggregate { summed.append(path.description) } }
-            }
-            throw DocStoreError.invalidQuery(collection: name, field: summed.joined(separator: ", "),
-                                             reason: "the sum of these integers in a group overflows 64 bits")
+            throw DocStoreError.groupSumOverflow(pipeline, collection: name)
         }
+    }
+}
+
+extension DocStoreError {
+    /// An integer computed by a pipeline's `select` that overflows 64 bits.
+    static func computedOverflow(collection: String) -> DocStoreError {
+        .invalidQuery(collection: collection, field: nil,
+                      reason: "an integer computed by select overflows 64 bits (as it would trap in Swift); convert with Double(…)")
+    }
+
+    /// An integer sum of a pipeline's group that overflows 64 bits, naming the summed fields.
+    static func groupSumOverflow(_ pipeline: QueryPipeline, collection: String) -> DocStoreError {
+        var summed: [String] = []
+        for case .group(let grouping) in pipeline.stages {
+            for named in grouping.aggregates { if case .sum(let path) = named.aggregate { summed.append(path.description) } }
+        }
+        return .invalidQuery(collection: collection, field: summed.joined(separator: ", "),
+                             reason: "the sum of these integers in a group overflows 64 bits")
+    }
+
+    /// An integer sum of a single aggregate that overflows 64 bits.
+    static func sumOverflow(_ aggregate: Aggregate, collection: String) -> DocStoreError {
+        .invalidQuery(collection: collection, field: aggregate.field?.description, reason: "the sum of these integers overflows 64 bits")
     }
 }

@@ -18,13 +18,18 @@ struct QueryCompiler {
     var indexedFields: (String) throws -> [[FieldPath]] = { _ in [] }
     /// The database the statements are for.
     var dialect: SQLDialect = .sqlite
+    /// Whether the collection has a containment index (PostgreSQL's GIN on
+    /// its documents), which conditions then help with implied containment
+    /// terms (``ContainmentSQL``).
+    var hasContainmentIndex = false
 
     var table: String { quoteIdentifier(collection) }
 
     /// `WHERE …` for the query's condition.
     func whereClause(_ query: DocumentQuery) throws -> SQLFragment {
         var compiler = ConditionCompiler(collection: collection, keyKind: keyKind, dialect: dialect)
-        return " WHERE " + (try compiler.compile(query.condition))
+        let containment = hasContainmentIndex ? ContainmentSQL.terms(query.condition, body: "body") : []
+        return " WHERE " + .joined(containment + [try compiler.compile(query.condition)], separator: " AND ")
     }
 
     /// `ORDER BY rank, value [DESC]… , key`: ties always end in key order.
@@ -32,17 +37,7 @@ struct QueryCompiler {
         var terms: [SQLFragment] = []
         for key in sort {
             let field = try FieldSQL.checked(key.path, from: .document, collection: collection, dialect: dialect)
-            let direction = key.descending ? " DESC" : ""
-            terms.append(field.rank + direction)
-            switch dialect {
-            case .sqlite:
-                terms.append(field.value + direction)
-            case .postgres:
-                // Strings by Unicode scalars; booleans and numbers as jsonb orders
-                // them; arrays and objects among themselves by key.
-                terms.append(field.postgresText + direction)
-                terms.append(field.postgresScalar + direction)
-            }
+            terms += field.orderTerms(descending: key.descending, dialect: dialect)
         }
         terms.append("key")
         return " ORDER BY " + .joined(terms, separator: ", ")
