@@ -24,7 +24,9 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     @discardableResult
     public func insert(_ model: Model) async throws -> DocumentKey {
         let (key, json) = try await prepared(model)
-        try await session.rows(PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
+        try await mappingUniqueViolation {
+            try await session.rows(PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
+        }
         return key
     }
 
@@ -47,7 +49,9 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     @discardableResult
     public func save(_ model: Model) async throws -> DocumentKey {
         let (key, json) = try await prepared(model)
-        try await session.rows(PostgresStoreSQL.save(name), [key.binding, .text(json)], collection: name, key: key)
+        try await mappingUniqueViolation {
+            try await session.rows(PostgresStoreSQL.save(name), [key.binding, .text(json)], collection: name, key: key)
+        }
         return key
     }
 
@@ -56,7 +60,9 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// - Throws: ``DocStore/DocStoreError/documentNotFound(collection:key:)`` when there is none.
     public func update(_ model: Model) async throws {
         let (key, json) = try await prepared(model)
-        let rows = try await session.rows(PostgresStoreSQL.replace(name), [.text(json), key.binding], collection: name, key: key)
+        let rows = try await mappingUniqueViolation {
+            try await session.rows(PostgresStoreSQL.replace(name), [.text(json), key.binding], collection: name, key: key)
+        }
         if rows.isEmpty { throw DocStoreError.documentNotFound(collection: name, key: key) }
     }
 
@@ -126,16 +132,44 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         return try await session.rows(try compiler.delete(query), collection: name).count
     }
 
-    /// `count`, or the least/greatest non-null value in DocStore's sort order
-    /// (`null` when there is none, as on SQLite). Other aggregates are not
-    /// available on PostgreSQL yet.
+    /// A summary of the documents a query selects (after its limit and
+    /// offset), as ``DocStore/DocumentCollection/aggregate(_:_:)`` computes it
+    /// on SQLite: `count`; `min`/`max` in DocStore's sort order (`null` when
+    /// none); `sum` (an integer when every number is one, overflow an error) and
+    /// `average` (`null` when none); `distinct` and `countBy` in sort order.
     public func aggregate(_ query: DocumentQuery, _ aggregate: Aggregate) async throws -> JSONValue {
         if case .count = aggregate { return .integer(Int64(try await count(query))) }
-        guard let compiler = try await compiler(for: query.condition) else { return .null }
+        guard let compiler = try await compiler(for: query.condition) else {
+            switch aggregate {
+            case .sum: return .integer(0)
+            case .distinct, .countBy: return .array([])
+            default: return .null
+            }
+        }
         let statement = try compiler.aggregate(aggregate, query)
-        guard let row = try await session.rows(statement, collection: name).first else { return .null }
-        let (_, text) = try row.decode((Int32, String).self)
-        return try BackendSupport.parse(Array(text.utf8), collection: name, key: nil)
+        let rows: [PostgresRow]
+        do {
+            rows = try await session.rows(statement, collection: name)
+        } catch PostgresStoreError.server(let state, let message, _, _, _) where state == "22003"
+                    && PostgresCompiler.overflow(inMessage: message).sum {
+            throw BackendSupport.sumOverflow(aggregate, collection: name)
+        }
+        switch aggregate {
+        case .count, .min, .max:
+            guard let row = rows.first else { return .null }
+            let (_, text) = try row.decode((Int32, String).self)
+            return try BackendSupport.parse(Array(text.utf8), collection: name, key: nil)
+        case .sum, .average:
+            guard let text = try rows.first?.decode(String?.self) else { return .null }
+            return try BackendSupport.parse(Array(text.utf8), collection: name, key: nil)
+        case .distinct, .countBy:
+            return .array(try rows.map { row in
+                let (_, text, count) = try row.decode((Int32, String?, Int64).self)
+                let value = try text.map { try BackendSupport.parse(Array($0.utf8), collection: name, key: nil) } ?? .null
+                if case .distinct = aggregate { return value }
+                return ["value": value, "count": .integer(count)]
+            })
+        }
     }
 
     // MARK: Internals
@@ -148,8 +182,14 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// A compiler for a condition, knowing the key kinds of the collections its
     /// subqueries read; nil when this collection doesn't exist (nothing to select).
-    private func compiler(for condition: Condition) async throws -> PostgresCompiler? {
-        let needed = PostgresCompiler.subqueryCollections(of: condition).union([name])
+    func compiler(for condition: Condition) async throws -> PostgresCompiler? {
+        try await compiler(reading: PostgresCompiler.subqueryCollections(of: condition))
+    }
+
+    /// A compiler knowing the key kinds of this collection and of `others`
+    /// (those that exist); nil when this collection doesn't exist.
+    func compiler(reading others: Set<String>) async throws -> PostgresCompiler? {
+        let needed = others.union([name])
         let kindOf = { (other: String) in
             PostgresCollection<JSONValue>(name: other, store: store, transaction: transaction, keyOf: { _ in nil }).keyKind()
         }
@@ -161,7 +201,8 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
             if let kind = kindOf(other) { kinds[other] = kind }
         }
         guard kinds[name] != nil else { return nil }
-        return PostgresCompiler(collection: name, keyKinds: kinds)
+        return PostgresCompiler(collection: name, keyKinds: kinds,
+                                hasContainmentIndex: store.containmentIndexed.withLock { $0.contains(name) })
     }
 
     /// The model's key and JSON text, the collection created for its key's kind
@@ -219,6 +260,10 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         let session = transaction.session
         try await session.rows(PostgresStoreSQL.createTable(name, keyKind: kind), [], collection: name)
         try await session.rows(PostgresStoreSQL.recordCollection, [.text(name), .text(kind.rawValue)], collection: name)
+        // Indexes created before the first document are built with the table.
+        for index in try await indexes(in: session) {
+            for statement in try BackendSupport.postgresCreateIndex(index) { try await session.rows(statement, [], collection: name) }
+        }
         let rows = try await session.rows("SELECT key_kind FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
                                           collection: name)
         let recorded = try rows.first.flatMap { KeyKind(rawValue: try $0.decode(String.self)) } ?? kind

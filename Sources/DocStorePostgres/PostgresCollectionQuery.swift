@@ -1,8 +1,9 @@
 @_spi(Backends) import DocStore
 
 /// A typed query on a ``PostgresCollection``, built with the same closures as
-/// ``DocStore/CollectionQuery`` (`filter`, `sorted`, `limit`), so a query reads
-/// the same on SQLite and on PostgreSQL:
+/// ``DocStore/CollectionQuery`` (`filter`, `sorted`, `limit`, `join`, `select`,
+/// `group(by:)`, `update`), so a query reads the same on SQLite and on
+/// PostgreSQL:
 ///
 ///     let found = try await players
 ///         .filter { $0.teamId == 1; $0.number >= 10 }
@@ -14,6 +15,8 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
     public let collection: PostgresCollection<Model>
     /// The query's AST.
     var query = DocumentQuery()
+    /// Joins (and the filters, sorts and limits after them), when there are any.
+    var stages: [PipelineStage] = []
     /// Why the query can't run (a condition that couldn't be built), reported when it runs.
     var invalid: DocStoreError?
 
@@ -24,7 +27,34 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
     /// The query's AST, or the error a condition stands for.
     public func documentQuery() throws -> DocumentQuery {
         if let invalid { throw invalid }
+        guard stages.isEmpty else {
+            throw DocStoreError.invalidQuery(collection: collection.name, field: nil,
+                                             reason: "after a join, a query can fetch, count, select and explain; deletes, updates, keys and aggregates work on the collection's own documents")
+        }
         return query
+    }
+
+    /// The AST of a query with joins: its documents, then the joins and what follows them.
+    public func queryPipeline() throws -> QueryPipeline {
+        if let invalid { throw invalid }
+        return QueryPipeline(query, stages: stages)
+    }
+
+    /// Changes the filter, sort and limit: the collection's, or those after the last join.
+    private func refining(_ change: (inout DocumentQuery) -> Void) -> PostgresCollectionQuery {
+        var copy = self
+        guard !stages.isEmpty else {
+            change(&copy.query)
+            return copy
+        }
+        var segment = DocumentQuery()
+        if case .refine(let last)? = stages.last {
+            segment = last
+            copy.stages.removeLast()
+        }
+        change(&segment)
+        copy.stages.append(.refine(segment))
+        return copy
     }
 
     // MARK: Building
@@ -33,30 +63,90 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
     public func filter(
         @ConditionBuilder<Model.Fields> _ body: (Model.Fields) -> [DocumentCondition]
     ) -> PostgresCollectionQuery {
-        var copy = self
         do {
             let added = try BackendSupport.condition(body(Model.Fields(_path: .root)), collection: collection.name)
-            copy.query.condition = BackendSupport.and(copy.query.condition, added)
+            return refining { $0.condition = BackendSupport.and($0.condition, added) }
         } catch {
+            var copy = self
             copy.invalid = copy.invalid ?? (error as? DocStoreError)
                 ?? .invalidQuery(collection: collection.name, field: nil, reason: "\(error)")
+            return copy
         }
-        return copy
     }
 
     /// Sorts by the fields of `body`, first to last; ties end in key order. A
     /// later `sorted` sorts before the earlier ones, as on SQLite.
     public func sorted(@SortBuilder<Model.Fields> by body: (Model.Fields) -> [SortKey]) -> PostgresCollectionQuery {
-        var copy = self
-        copy.query.sort = body(Model.Fields(_path: .root)) + query.sort
-        return copy
+        let keys = body(Model.Fields(_path: .root))
+        return refining { $0.sort = keys + $0.sort }
     }
 
     /// At most `limit` documents, after skipping `offset`.
     public func limit(_ limit: Int, offset: Int? = nil) -> PostgresCollectionQuery {
+        refining { query in
+            query.limit = limit
+            query.offset = offset ?? query.offset
+        }
+    }
+
+    // MARK: Joins
+
+    /// Each document with the document of `other` whose field equals its own,
+    /// in the model's optional property `member` (`nil` when none does; the one
+    /// with the smallest key when several do), as on SQLite.
+    public func join<Other: QueryableDocument, Value>(
+        _ other: PostgresCollection<Other>,
+        on field: KeyPath<Model.Fields, DocumentField<Value>>,
+        equals otherField: KeyPath<Other.Fields, DocumentField<Value>>,
+        as member: KeyPath<Model.Fields, DocumentField<Other?>>
+    ) -> PostgresCollectionQuery {
+        joined(other.name, on: Model.Fields(_path: .root)[keyPath: field].fieldPath,
+               equals: .field(Other.Fields(_path: .root)[keyPath: otherField].fieldPath), as: member)
+    }
+
+    /// Each document with the document of `other` whose same-named field equals its own.
+    public func join<Other: QueryableDocument, Value>(
+        _ other: PostgresCollection<Other>,
+        on field: KeyPath<Model.Fields, DocumentField<Value>>,
+        as member: KeyPath<Model.Fields, DocumentField<Other?>>
+    ) -> PostgresCollectionQuery {
+        let path = Model.Fields(_path: .root)[keyPath: field].fieldPath
+        return joined(other.name, on: path, equals: .field(path), as: member)
+    }
+
+    /// Each document with the document of `other` whose key equals its field.
+    public func join<Other: QueryableDocument, Value>(
+        _ other: PostgresCollection<Other>,
+        onKey field: KeyPath<Model.Fields, DocumentField<Value>>,
+        as member: KeyPath<Model.Fields, DocumentField<Other?>>
+    ) -> PostgresCollectionQuery {
+        joined(other.name, on: Model.Fields(_path: .root)[keyPath: field].fieldPath, equals: .key, as: member)
+    }
+
+    /// Each document with every document of `other` whose field equals its own,
+    /// in key order, in the model's optional array property `member`.
+    public func joinAll<Other: QueryableDocument, Value>(
+        _ other: PostgresCollection<Other>,
+        on field: KeyPath<Model.Fields, DocumentField<Value>>,
+        equals otherField: KeyPath<Other.Fields, DocumentField<Value>>,
+        as member: KeyPath<Model.Fields, DocumentField<[Other]?>>
+    ) -> PostgresCollectionQuery {
+        joined(other.name, on: Model.Fields(_path: .root)[keyPath: field].fieldPath,
+               equals: .field(Other.Fields(_path: .root)[keyPath: otherField].fieldPath), as: member, many: true)
+    }
+
+    private func joined<Member>(
+        _ other: String, on path: FieldPath, equals target: Join.Target,
+        as member: KeyPath<Model.Fields, DocumentField<Member>>, many: Bool = false
+    ) -> PostgresCollectionQuery {
         var copy = self
-        copy.query.limit = limit
-        copy.query.offset = offset ?? query.offset
+        let memberPath = Model.Fields(_path: .root)[keyPath: member].fieldPath
+        guard memberPath.components.count == 1, case .key(let name) = memberPath.components[0] else {
+            copy.invalid = copy.invalid ?? .invalidQuery(collection: collection.name, field: memberPath.description,
+                                                         reason: "a joined document goes in a property of the model itself")
+            return copy
+        }
+        copy.stages.append(.join(Join(other, on: path, equals: target, as: name, many: many)))
         return copy
     }
 
@@ -64,7 +154,11 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
 
     /// The documents selected, in order.
     public func fetch() async throws -> [Model] {
-        try await collection.fetch(documentQuery())
+        guard !stages.isEmpty else { return try await collection.fetch(documentQuery()) }
+        let name = collection.name
+        return try await collection.rows(queryPipeline()).map { row in
+            try BackendSupport.decode(Model.self, from: row, collection: name, at: "")
+        }
     }
 
     /// The first document selected, or nil.
@@ -74,7 +168,8 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
 
     /// The number of documents selected.
     public func count() async throws -> Int {
-        try await collection.count(documentQuery())
+        guard !stages.isEmpty else { return try await collection.count(documentQuery()) }
+        return try await collection.count(queryPipeline())
     }
 
     /// Whether any document is selected.
@@ -93,21 +188,27 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
         try await collection.delete(documentQuery())
     }
 
-    /// The least non-null value of a field among the selected documents, in
-    /// DocStore's sort order; nil when there is none.
-    public func min<Value: Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value>>) async throws -> Value? {
-        try await extreme(.min(Model.Fields(_path: .root)[keyPath: field].fieldPath))
+    /// Changes the selected documents, in one statement; returns how many
+    /// changed. The same changes as on SQLite:
+    ///
+    ///     try await players.filter { $0.teamId == 30 }.update {
+    ///         $0.teamId.set(to: 31)
+    ///         $0.stats.games.increment(by: 1)
+    ///         $0.nickname.remove()
+    ///     }
+    @discardableResult
+    public func update(
+        @UpdateBuilder<Model.Fields> _ body: (Model.Fields) -> [DocumentFieldUpdate]
+    ) async throws -> Int {
+        let updates = try BackendSupport.updates(body(Model.Fields(_path: .root)), collection: collection.name)
+        if updates.isEmpty { return 0 }
+        return try await collection.update(documentQuery(), updates)
     }
 
-    /// The greatest non-null value of a field among the selected documents.
-    public func max<Value: Decodable>(_ field: KeyPath<Model.Fields, DocumentField<Value>>) async throws -> Value? {
-        try await extreme(.max(Model.Fields(_path: .root)[keyPath: field].fieldPath))
-    }
-
-    private func extreme<Value: Decodable>(_ aggregate: Aggregate) async throws -> Value? {
-        let value = try await collection.aggregate(documentQuery(), aggregate)
-        if value == .null { return nil }
-        return try BackendSupport.decode(Value.self, from: value, collection: collection.name)
+    /// How PostgreSQL runs the query: its SQL, bindings and plan (`EXPLAIN`).
+    public func explain() async throws -> QueryExplanation {
+        guard !stages.isEmpty else { return try await collection.explain(documentQuery()) }
+        return try await collection.explain(queryPipeline())
     }
 }
 

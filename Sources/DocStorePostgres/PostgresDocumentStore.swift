@@ -13,14 +13,17 @@ import Synchronization
 ///     let shortstops = try await players.filter { $0.position == .shortstop }.sorted { $0.lastName }.fetch()
 ///     await store.close()
 ///
-/// Not yet on PostgreSQL (they throw a clear error): groups, joins and computed
-/// values, update-by-query, indexes, `sum`/`average`/`distinct`/`countBy`,
-/// live queries, and generated keys (models need an `id`).
+/// Groups, joins, computed values, update-by-query, every aggregate and
+/// `explain` compile from the same query AST as on SQLite, to jsonb SQL. Not
+/// yet on PostgreSQL: live queries, and generated keys (models need an `id`).
 public final class PostgresDocumentStore: Sendable {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     /// Committed collections and their key kinds, as this process last read them.
     let catalog = Mutex<[String: KeyKind]>([:])
+    /// The collections with a containment index (on the document itself), as
+    /// this process last read or made them: their queries add containment terms.
+    let containmentIndexed = Mutex<Set<String>>([])
 
     /// Connects to the server at `url` and installs DocStore's catalog when it
     /// is missing.
@@ -39,6 +42,7 @@ public final class PostgresDocumentStore: Sendable {
             let encoding = try await session.rows("SHOW server_encoding", [], collection: nil).first?.decode(String.self)
             guard encoding == "UTF8" else { throw PostgresStoreError.unsupportedEncoding(encoding ?? "an unknown encoding") }
             try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
+            try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
             try await reloadCatalog()
         } catch {
             runner.cancel()
@@ -85,9 +89,36 @@ public final class PostgresDocumentStore: Sendable {
                                                                collection: name)
             guard !forgotten.isEmpty else { return false }
             try await transaction.session.rows(PostgresStoreSQL.dropTable(name), [], collection: name)
+            try await transaction.session.rows(PostgresStoreSQL.forgetIndexes, [.text(name)], collection: name)
             transaction.dropped(name)
             return true
         }
+    }
+
+    // MARK: Pipelines (the AST, as the REPL builds it)
+
+    /// The rows of a pipeline (groups, joins, computed values) on the collection
+    /// `collection`, in its order, as JSON objects: the same rows as
+    /// ``DocStore/DocumentCollection/rows(_:)`` on SQLite (no rows when the
+    /// collection doesn't exist).
+    ///
+    ///     let rows = try await store.rows(of: "batting", QueryPipeline(stages: [
+    ///         .group(Grouping(keys: [FieldPath("playerID")], aggregates: [NamedAggregate("hr", .sum(FieldPath("HR")))])),
+    ///         .refine(DocumentQuery(sort: [SortKey(FieldPath("hr"), descending: true)], limit: 10)),
+    ///     ]))
+    ///     // [{"playerID": "bondsba01", "hr": 762}, …]
+    public func rows(of collection: String, _ pipeline: QueryPipeline) async throws -> [JSONValue] {
+        try await self.collection(named: collection).rows(pipeline)
+    }
+
+    /// The number of rows of a pipeline on the collection `collection`.
+    public func count(of collection: String, _ pipeline: QueryPipeline) async throws -> Int {
+        try await self.collection(named: collection).count(pipeline)
+    }
+
+    /// The SQL, bindings and PostgreSQL plan of a pipeline on `collection`.
+    public func explain(of collection: String, _ pipeline: QueryPipeline) async throws -> QueryExplanation {
+        try await self.collection(named: collection).explain(pipeline)
     }
 
     // MARK: Transactions
@@ -137,5 +168,8 @@ public final class PostgresDocumentStore: Sendable {
             kinds[name] = keyKind
         }
         catalog.withLock { $0 = kinds }
+        let containment = try await PostgresSession.pool(client).rows(PostgresStoreSQL.containmentIndexed, [], collection: nil)
+        let indexed = Set(try containment.map { try $0.decode(String.self) })
+        containmentIndexed.withLock { $0 = indexed }
     }
 }

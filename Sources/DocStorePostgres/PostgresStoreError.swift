@@ -49,10 +49,23 @@ public enum PostgresStoreError: LocalizedError, Sendable {
                                              detail: nil, hint: nil, collection: collection)
         }
         let sqlState = info[.sqlState]
+        if sqlState == "23505", let collection, let index = info[.constraintName], index.hasPrefix("docstore_ix_") {
+            return UniqueIndexViolation(index: index, collection: collection, key: key)
+        }
         if sqlState == "23505", let collection, let key {
             return DocStoreError.duplicateKey(collection: collection, key: key)
         }
         return PostgresStoreError.server(sqlState: sqlState, message: info[.message] ?? "\(psql.code)", detail: info[.detail],
                                          hint: info[.hint], collection: collection)
     }
+}
+
+/// A write that broke one of DocStore's unique indexes (PostgreSQL names the
+/// index; the collection turns it into ``DocStore/DocStoreError/uniqueConstraint(collection:fields:key:)``
+/// naming the index's fields).
+struct UniqueIndexViolation: Error {
+    /// The PostgreSQL index's name.
+    var index: String
+    var collection: String
+    var key: DocumentKey?
 }

@@ -93,3 +93,66 @@ extension BackendSupport {
         }
     }
 }
+
+extension BackendSupport {
+    /// The error for an overflow another backend reported while running a
+    /// pipeline (``PostgresCompiler/overflow(inMessage:)``), as SQLite's reads.
+    public static func pipelineOverflow(_ pipeline: QueryPipeline, collection: String, sum: Bool) -> DocStoreError {
+        sum ? .groupSumOverflow(pipeline, collection: collection) : .computedOverflow(collection: collection)
+    }
+
+    /// The error for an integer sum that overflows 64 bits, as SQLite's reads.
+    public static func sumOverflow(_ aggregate: Aggregate, collection: String) -> DocStoreError {
+        .sumOverflow(aggregate, collection: collection)
+    }
+
+    /// A value decoded from a JSON value read at `path`, with errors naming the
+    /// collection and the path.
+    public static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue, collection: String,
+                                                at path: String) throws -> Value {
+        do {
+            return try DocumentCodec.decode(type, from: value)
+        } catch {
+            throw DocStoreError.decodingFailed(collection: collection, key: nil, codingPath: path, reason: error.reason)
+        }
+    }
+
+    /// The AST changes of an update block, or the error one of them stands for.
+    public static func updates(_ changes: [DocumentFieldUpdate], collection: String) throws -> [FieldUpdate] {
+        try changes.map { change in
+            switch change.result {
+            case .success(let update): return update
+            case .failure(let failure): throw failure.error(collection: collection)
+            }
+        }
+    }
+
+    /// A pipeline's row as a JSON object: each value at its path.
+    public static func row(paths: [FieldPath], values: [JSONValue]) -> JSONValue {
+        var row: JSONValue = .object([:])
+        for (path, value) in zip(paths, values) { row = row.setting(value, at: path.components[...]) }
+        return row
+    }
+
+    /// A JSON value's compact text.
+    public static func serialize(_ value: JSONValue) -> String {
+        String(decoding: DocumentCodec.serialize(value), as: UTF8.self)
+    }
+
+    /// The statements creating an index on PostgreSQL (a btree on the terms the
+    /// compiler compares and sorts by; a partial unique index beside it when unique).
+    public static func postgresCreateIndex(_ index: IndexInfo) throws -> [String] {
+        try IndexSQL.postgresCreate(index)
+    }
+
+    /// The statement selecting the keys of the first documents a unique index
+    /// on PostgreSQL would find equal.
+    public static func postgresDuplicates(_ index: IndexInfo) throws -> String {
+        try IndexSQL.postgresDuplicates(index)
+    }
+
+    /// The names of the PostgreSQL indexes of a DocStore index.
+    public static func postgresIndexNames(_ name: String) -> [String] {
+        [name, IndexSQL.postgresUniqueName(name)]
+    }
+}

@@ -27,14 +27,20 @@ public struct PostgresCompiler: Sendable {
     ///   - collection: the collection queried.
     ///   - keyKinds: the key kind of each existing collection (subqueries read
     ///     other collections; a missing one selects nothing).
-    public init(collection: String, keyKinds: [String: KeyKind]) {
+    ///   - hasContainmentIndex: whether the collection has a GIN index on its
+    ///     documents, which conditions then help with containment terms.
+    public init(collection: String, keyKinds: [String: KeyKind], hasContainmentIndex: Bool = false) {
         self.collection = collection
         self.keyKinds = keyKinds
+        self.hasContainmentIndex = hasContainmentIndex
     }
+
+    private let hasContainmentIndex: Bool
 
     private var compiler: QueryCompiler {
         var compiler = QueryCompiler(collection: collection, keyKind: { [keyKinds] in keyKinds[$0] })
         compiler.dialect = .postgres
+        compiler.hasContainmentIndex = hasContainmentIndex
         return compiler
     }
 
@@ -61,6 +67,58 @@ public struct PostgresCompiler: Sendable {
     /// An aggregate: one count, or `rank, value::text` (no row when there is no value).
     public func aggregate(_ aggregate: Aggregate, _ query: DocumentQuery) throws -> CompiledStatement {
         CompiledStatement(try compiler.aggregate(aggregate, query))
+    }
+
+    /// The rows of a pipeline (groups, joins, computed values): the statement,
+    /// whose columns are the row's order key then one JSON text (NULL when
+    /// missing) per part of the row, and the path of each part in the row.
+    public func rows(_ pipeline: QueryPipeline) throws -> (statement: CompiledStatement, paths: [FieldPath]) {
+        var pipelineCompiler = PipelineCompiler(compiler)
+        let (sql, entries) = try pipelineCompiler.compile(pipeline)
+        return (CompiledStatement(sql), entries.map(\.path))
+    }
+
+    /// The number of rows of a pipeline.
+    public func count(_ pipeline: QueryPipeline) throws -> CompiledStatement {
+        var pipelineCompiler = PipelineCompiler(compiler)
+        return CompiledStatement(try pipelineCompiler.count(pipeline))
+    }
+
+    /// Changes the selected documents in one statement, returning their keys.
+    public func update(_ updates: [FieldUpdate], _ query: DocumentQuery) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresUpdate(updates, query))
+    }
+
+    /// The key of the first selected document whose field an increment can't
+    /// change (something other than a number, missing or null); no row when none.
+    public func nonNumbers(at path: FieldPath, _ query: DocumentQuery) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresNonNumbers(at: path, query))
+    }
+
+    /// The key of the first selected document whose field an increment by
+    /// `amount` would push past what DocStore's numbers hold exactly.
+    public func overflows(at path: FieldPath, by amount: JSONValue, _ query: DocumentQuery) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresOverflows(at: path, by: amount, query))
+    }
+
+    /// Whether a server error's message is an integer computation's overflow
+    /// (`select`), or an integer sum's (`group`, `sum`).
+    public static func overflow(inMessage message: String) -> (arithmetic: Bool, sum: Bool) {
+        (message.contains(RowScope.postgresArithmeticOverflow), message.contains(RowScope.postgresSumOverflow))
+    }
+
+    /// The collections a pipeline reads besides its own: its joins' and its
+    /// conditions' subqueries'.
+    public static func collections(of pipeline: QueryPipeline) -> Set<String> {
+        var names = subqueryCollections(of: pipeline.query.condition)
+        for stage in pipeline.stages {
+            switch stage {
+            case .join(let join): names.insert(join.collection)
+            case .refine(let query): names.formUnion(subqueryCollections(of: query.condition))
+            case .group, .select: break
+            }
+        }
+        return names
     }
 
     /// The collections a condition's subqueries read, which must be known

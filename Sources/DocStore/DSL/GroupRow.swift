@@ -77,29 +77,7 @@ extension CollectionQuery {
         by keys: repeat KeyPath<Model.Fields, DocumentField<each Key>>,
         aggregates: (GroupAggregates<Model>) -> Columns
     ) -> GroupedQuery<Model, Columns> {
-        let fields = Model.Fields(_path: .root)
-        var decoders: [(path: FieldPath, decode: (JSONValue) throws -> Any)] = []
-        for key in repeat each keys {
-            decoders.append((fields[keyPath: key].fieldPath, Self.decoder(for: key)))
-        }
-        let columns = aggregates(GroupAggregates())
-        let named = NamedColumns(columns)
-        let grouping = Grouping(keys: decoders.map(\.path), aggregates: named.columns.compactMap { name, column in
-            guard case .aggregate(let aggregate) = column.columnSource else { return nil }
-            return NamedAggregate(name, aggregate)
-        })
-        var failure = invalid
-        if grouping.aggregates.count != named.columns.count {
-            failure = failure ?? InvalidQuery(reason: "a group's tuple holds aggregates of the group only ($0.count(), $0.sum(\\.field)…)")
-        }
-        var pipeline = QueryPipeline(query, stages: stages)
-        pipeline.stages.append(.group(grouping))
-        return GroupedQuery(collection: collection, pipeline: pipeline, columns: columns, keys: decoders, invalid: failure)
-    }
-
-    private static func decoder<Value: Decodable>(
-        for key: KeyPath<Model.Fields, DocumentField<Value>>
-    ) -> (JSONValue) throws -> Any {
-        { try DocumentCodec.decode(Value.self, from: $0) }
+        let core = GroupedPipeline.group(QueryPipeline(query, stages: stages), by: repeat each keys, aggregates: aggregates)
+        return GroupedQuery(collection: collection, core: core.sourceFailing(invalid))
     }
 }

@@ -17,21 +17,12 @@
 public struct GroupedQuery<Model: QueryableDocument, Columns> {
     /// The collection the query runs on.
     public let collection: DocumentCollection<Model>
-    var pipeline: QueryPipeline
-    let columns: Columns
-    let named: NamedColumns
-    /// How each group key (and joined document) decodes, by path.
-    var keys: [(path: FieldPath, decode: (JSONValue) throws -> Any)]
-    var invalid: InvalidQuery?
+    /// The pipeline, its columns and how its rows decode (shared with other backends).
+    var core: GroupedPipeline<Model, Columns>
 
-    init(collection: DocumentCollection<Model>, pipeline: QueryPipeline, columns: Columns,
-         keys: [(path: FieldPath, decode: (JSONValue) throws -> Any)], invalid: InvalidQuery?) {
+    init(collection: DocumentCollection<Model>, core: GroupedPipeline<Model, Columns>) {
         self.collection = collection
-        self.pipeline = pipeline
-        self.columns = columns
-        self.named = NamedColumns(columns)
-        self.keys = keys
-        self.invalid = invalid ?? named.invalid
+        self.core = core
     }
 
     /// The AST of the query.
@@ -39,25 +30,7 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
     /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` when a
     ///   condition's value has no JSON form.
     public func queryPipeline() throws -> QueryPipeline {
-        if let invalid { throw invalid.error(collection: collection.name) }
-        return pipeline
-    }
-
-    var fields: GroupColumns<Model, Columns> {
-        GroupColumns(columns: columns, named: named)
-    }
-
-    /// Changes the filter, sort and limit after the last stage.
-    private func refining(_ change: (inout DocumentQuery) -> Void) -> GroupedQuery {
-        var copy = self
-        var query = DocumentQuery()
-        if case .refine(let last)? = pipeline.stages.last {
-            query = last
-            copy.pipeline.stages.removeLast()
-        }
-        change(&query)
-        copy.pipeline.stages.append(.refine(query))
-        return copy
+        try core.checkedPipeline(collection: collection.name)
     }
 
     // MARK: Building
@@ -66,29 +39,17 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
     public func filter(
         @ConditionBuilder<Model.Fields> _ body: (GroupColumns<Model, Columns>) -> [DocumentCondition]
     ) -> GroupedQuery {
-        let condition = DocumentCondition.all(body(fields))
-        var copy = self
-        switch condition.result {
-        case .success(let added):
-            copy = refining { $0.condition = DocumentCondition.conjunction([$0.condition, added]) }
-        case .failure(let failure):
-            copy.invalid = copy.invalid ?? failure
-        }
-        return copy
+        GroupedQuery(collection: collection, core: core.filter(body))
     }
 
     /// The rows in the order of `body`'s keys; ties keep their order (by group key).
     public func sorted(@SortBuilder<Model.Fields> by body: (GroupColumns<Model, Columns>) -> [SortKey]) -> GroupedQuery {
-        let keys = body(fields)
-        return refining { $0.sort = keys + $0.sort }
+        GroupedQuery(collection: collection, core: core.sorted(by: body))
     }
 
     /// At most `limit` rows, after skipping `offset` of them.
     public func limit(_ limit: Int, offset: Int? = nil) -> GroupedQuery {
-        refining { query in
-            query.limit = limit
-            query.offset = offset ?? query.offset
-        }
+        GroupedQuery(collection: collection, core: core.limit(limit, offset: offset))
     }
 
     /// Rows of values computed from each row, named by the tuple's labels:
@@ -96,19 +57,7 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
     ///     .select { ($0.playerID, average: $0.hits.asDouble / $0.atBats.asDouble) }
     ///     .sorted { $0.average.descending }
     public func select<Selected>(_ body: (GroupColumns<Model, Columns>) -> Selected) -> GroupedQuery<Model, Selected> {
-        let selected = body(fields)
-        let named = NamedColumns(selected)
-        var copy = pipeline
-        copy.stages.append(.select(named.columns.compactMap { name, column in
-            guard case .expression(let expression) = column.columnSource else { return nil }
-            return NamedExpression(name, expression)
-        }))
-        var invalid = self.invalid
-        if named.columns.contains(where: { if case .aggregate = $0.column.columnSource { true } else { false } }) {
-            invalid = invalid ?? InvalidQuery(reason: "select computes values from the rows' columns; aggregates belong in group(by:)")
-        }
-        let keys = self.keys.filter { key in named.columns.contains { $0.name == key.path.description } }
-        return GroupedQuery<Model, Selected>(collection: collection, pipeline: copy, columns: selected, keys: keys, invalid: invalid)
+        GroupedQuery<Model, Selected>(collection: collection, core: core.select(body))
     }
 
     /// Each row with the document of `other` whose field equals the row's
@@ -124,17 +73,7 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
         equals otherField: KeyPath<Other.Fields, DocumentField<Value>>,
         as member: KeyPath<Model.Fields, DocumentField<Other?>>
     ) -> GroupedQuery {
-        let fields = Model.Fields(_path: .root)
-        let memberPath = fields[keyPath: member].fieldPath
-        var copy = self
-        guard memberPath.components.count == 1, case .key(let name) = memberPath.components[0] else {
-            copy.invalid = copy.invalid ?? InvalidQuery(reason: "a joined document goes in a property of the model itself", field: memberPath)
-            return copy
-        }
-        copy.pipeline.stages.append(.join(Join(other.name, on: fields[keyPath: field].fieldPath,
-                                               equals: .field(Other.Fields(_path: .root)[keyPath: otherField].fieldPath), as: name)))
-        copy.keys = keys.filter { $0.path != memberPath } + [(memberPath, { try DocumentCodec.decode(Other?.self, from: $0) as Any })]
-        return copy
+        GroupedQuery(collection: collection, core: core.join(other.name, Other.self, on: field, equals: otherField, as: member))
     }
 
     // MARK: Running
@@ -142,7 +81,7 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
     /// The rows, in order.
     public func fetch() throws -> [GroupRow<Model, Columns>] {
         var rows: [GroupRow<Model, Columns>] = []
-        try collection.forEachRow(queryPipeline()) { rows.append(try row($0)) }
+        try collection.forEachRow(queryPipeline()) { rows.append(try core.row($0, collection: collection.name)) }
         return rows
     }
 
@@ -150,7 +89,7 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
     /// (group keys by their field names, aggregates and selected values by their labels).
     public func fetch<Row: Decodable>(as type: Row.Type) throws -> [Row] {
         var rows: [Row] = []
-        try collection.forEachRow(queryPipeline()) { rows.append(try decode(Row.self, $0, column: "")) }
+        try collection.forEachRow(queryPipeline()) { rows.append(try core.decode(Row.self, $0, collection: collection.name)) }
         return rows
     }
 
@@ -167,29 +106,6 @@ public struct GroupedQuery<Model: QueryableDocument, Columns> {
     /// How the query runs: its SQL, bindings and SQLite's plan.
     public func explain() throws -> QueryExplanation {
         try collection.explain(queryPipeline())
-    }
-
-    private func row(_ json: JSONValue) throws -> GroupRow<Model, Columns> {
-        var values: [String: Any] = [:]
-        for (name, column) in named.columns {
-            let value = json.value(at: FieldPath(name)) ?? .null
-            do { values[name] = try column.decodeColumn(value) } catch { throw decodingError(error, column: name) }
-        }
-        var keyValues: [FieldPath: Any] = [:]
-        for key in keys {
-            let value = json.value(at: key.path) ?? .null
-            do { keyValues[key.path] = try key.decode(value) } catch { throw decodingError(error, column: key.path.description) }
-        }
-        return GroupRow(columns: columns, named: named, values: values, keyValues: keyValues, json: json)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue, column: String) throws -> T {
-        do { return try DocumentCodec.decode(T.self, from: value) } catch { throw decodingError(error, column: column) }
-    }
-
-    private func decodingError(_ error: any Error, column: String) -> DocStoreError {
-        let reason = (error as? DocumentCodingError)?.reason ?? "\(error)"
-        return .decodingFailed(collection: collection.name, key: nil, codingPath: column, reason: reason)
     }
 }
 

@@ -37,8 +37,7 @@ extension DocumentCollection {
                 }
             }
         } catch DocStoreError.database(let message, _) where message.contains("integer overflow") {
-            throw DocStoreError.invalidQuery(collection: name, field: aggregate.field?.description,
-                                             reason: "the sum of these integers overflows 64 bits")
+            throw DocStoreError.sumOverflow(aggregate, collection: name)
         }
         switch aggregate {
         case .count, .sum: return result ?? .integer(0)

@@ -74,7 +74,7 @@ extension DocumentCollection {
     /// The column headers of the pipeline's rows (group keys then aggregate names;
     /// selected names), or nil when its rows are documents.
     public func columns(of pipeline: QueryPipeline) throws -> [(header: String, path: FieldPath)]? {
-        try RowShape.of(pipeline, collection: name).columns?.map { ($0.header, $0.path) }
+        try pipeline.columns(in: name)
     }
 
     /// The SQL that ``rows(_:)`` runs for the pipeline, its bindings and SQLite's plan.
@@ -90,15 +90,9 @@ extension DocumentCollection {
         do {
             try body()
         } catch DocStoreError.database(let message, _) where message.contains(ArithmeticOverflow.message) {
-            throw DocStoreError.invalidQuery(collection: name, field: nil,
-                                             reason: "an integer computed by select overflows 64 bits (as it would trap in Swift); convert with Double(…)")
+            throw DocStoreError.computedOverflow(collection: name)
         } catch DocStoreError.database(let message, _) where message.contains("integer overflow") {
-            var summed: [String] = []
-            for case .group(let grouping) in pipeline.stages {
-                for named in grouping.aggregates { if case .sum(let path) = named.aggregate { summed.append(path.description) } }
-            }
-            throw DocStoreError.invalidQuery(collection: name, field: summed.joined(separator: ", "),
-                                             reason: "the sum of these integers in a group overflows 64 bits")
+            throw DocStoreError.groupSumOverflow(pipeline, collection: name)
         }
     }
 }
@@ -115,5 +109,41 @@ private func parsedColumn(_ bytes: UnsafeRawBufferPointer, collection name: Stri
         return try DocumentCodec.parse(bytes)
     } catch {
         throw DocStoreError.corruptDocument(collection: name, key: .integer(0), reason: error.description)
+    }
+}
+
+extension DocStoreError {
+    /// An integer computed by a pipeline's `select` that overflows 64 bits.
+    static func computedOverflow(collection: String) -> DocStoreError {
+        .invalidQuery(collection: collection, field: nil,
+                      reason: "an integer computed by select overflows 64 bits (as it would trap in Swift); convert with Double(…)")
+    }
+
+    /// An integer sum of a pipeline's group that overflows 64 bits, naming the summed fields.
+    static func groupSumOverflow(_ pipeline: QueryPipeline, collection: String) -> DocStoreError {
+        var summed: [String] = []
+        for case .group(let grouping) in pipeline.stages {
+            for named in grouping.aggregates { if case .sum(let path) = named.aggregate { summed.append(path.description) } }
+        }
+        return .invalidQuery(collection: collection, field: summed.joined(separator: ", "),
+                             reason: "the sum of these integers in a group overflows 64 bits")
+    }
+
+    /// An integer sum of a single aggregate that overflows 64 bits.
+    static func sumOverflow(_ aggregate: Aggregate, collection: String) -> DocStoreError {
+        .invalidQuery(collection: collection, field: aggregate.field?.description, reason: "the sum of these integers overflows 64 bits")
+    }
+}
+
+extension QueryPipeline {
+    /// The column headers of the pipeline's rows on a collection named
+    /// `collection` (group keys then aggregate names; selected names), or nil when
+    /// its rows are documents: the same on every backend, read from the pipeline
+    /// alone.
+    ///
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` for a
+    ///   pipeline no backend can run (a path its rows don't have…).
+    public func columns(in collection: String) throws -> [(header: String, path: FieldPath)]? {
+        try RowShape.of(self, collection: collection).columns?.map { ($0.header, $0.path) }
     }
 }

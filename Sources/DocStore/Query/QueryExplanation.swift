@@ -1,7 +1,8 @@
 import GRDB
 
-/// How SQLite runs a query: the SQL DocStore compiled, its bindings, and SQLite's
-/// `EXPLAIN QUERY PLAN`. The REPL's `.explain` prints its description.
+/// How the database runs a query: the SQL DocStore compiled, its bindings, and
+/// the plan (SQLite's `EXPLAIN QUERY PLAN`, or PostgreSQL's `EXPLAIN`). The
+/// REPL's `.explain` prints its description.
 public struct QueryExplanation: Hashable, Sendable {
     /// The SQL text (values appear only as `?`).
     public var sql: String
@@ -13,7 +14,18 @@ public struct QueryExplanation: Hashable, Sendable {
 
     /// Whether some step of the plan uses one of DocStore's indexes.
     public var usesIndex: Bool {
-        plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }
+        plan.contains {
+            $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX")  // SQLite
+                || ($0.contains("Index") && $0.contains("docstore_ix_"))  // PostgreSQL: Index Scan, Bitmap Index Scan on one
+        }
+    }
+
+    /// An explanation another backend made.
+    @_spi(Backends)
+    public init(sql: String, bindings: [SQLBinding], plan: [String]) {
+        self.sql = sql
+        self.bindings = bindings
+        self.plan = plan
     }
 }
 

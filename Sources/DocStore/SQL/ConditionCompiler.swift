@@ -42,7 +42,9 @@ struct ConditionCompiler {
         case let .isNull(path):
             return try "(" + field(path, root).rank + " = 0)"
         case let .exists(path):
-            return try "(" + field(path, root).type + " IS NOT NULL)"
+            let field = try field(path, root)
+            if field.isColumn { return dialect.alwaysTrue }
+            return "(" + field.type + " IS NOT NULL)"
         case let .string(path, match, needle, caseInsensitive):
             if dialect == .postgres {
                 return try postgresStringMatch(try field(path, root), match, needle, caseInsensitive: caseInsensitive, path: path)

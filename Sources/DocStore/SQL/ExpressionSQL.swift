@@ -11,6 +11,7 @@ extension RowScope {
 
     /// A computed value (see ``ValueExpression`` for its Swift semantics).
     func expression(_ expression: ValueExpression) throws -> (rank: SQLFragment, value: SQLFragment) {
+        if dialect == .postgres { return try postgresExpression(expression) }
         let operand = try self.operand(expression)
         return (operand.rank ?? Self.rank(ofComputed: operand.value), operand.value)
     }
@@ -85,6 +86,7 @@ extension RowScope {
 
     /// A group aggregate over the scope's rows (for a `GROUP BY`).
     func aggregate(_ aggregate: GroupAggregate) throws -> (rank: SQLFragment, value: SQLFragment) {
+        if dialect == .postgres { return try postgresAggregate(aggregate) }
         let number = RowScope.constantRank(JSONRank.number.rawValue)
         guard let path = aggregate.field else { return (number, "count(*)") }
         let field = try field(path)

@@ -40,6 +40,10 @@ struct FieldSQL {
     /// The rank of a value that is not read from JSON (a computed column), or
     /// written by another dialect; nil for SQLite's JSON fields.
     var knownRank: SQLFragment?
+    /// Whether the field is a column of a pipeline stage, present in every row
+    /// even when nil (only PostgreSQL needs to be told: SQLite's columns have
+    /// the type `'column'`).
+    var isColumn = false
     /// The value as JSON text in one call (`body -> '$."a"'`: exact, NULL when
     /// missing), when the path allows it: what a query's output columns read.
     var jsonText: SQLFragment?
@@ -49,6 +53,17 @@ struct FieldSQL {
     var rank: SQLFragment {
         knownRank ?? "CASE " + type + " WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2"
             + " WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 ELSE 0 END"
+    }
+
+    /// The terms that sort by the field: `rank, value` on SQLite; on PostgreSQL
+    /// `rank`, then strings by Unicode scalars, booleans and numbers as jsonb
+    /// orders them, arrays and objects among themselves left to the key.
+    func orderTerms(descending: Bool, dialect: SQLDialect) -> [SQLFragment] {
+        let direction = descending ? " DESC" : ""
+        switch dialect {
+        case .sqlite: return [rank + direction, value + direction]
+        case .postgres: return [rank + direction, postgresText + direction, postgresScalar + direction]
+        }
     }
 
     /// A column of a pipeline stage whose rank and value are computed already

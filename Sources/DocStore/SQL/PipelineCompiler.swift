@@ -22,6 +22,7 @@ struct PipelineCompiler {
     }
 
     var collection: String { compiler.collection }
+    var dialect: SQLDialect { compiler.dialect }
 
     /// The statement, and what its columns hold.
     mutating func compile(_ pipeline: QueryPipeline) throws -> (sql: SQLFragment, entries: [RowScope.Entry]) {
@@ -29,16 +30,18 @@ struct PipelineCompiler {
         let alias = nextAlias()
         var scope = RowScope(from: SQLFragment(compiler.table + " AS " + alias), key: SQLFragment(alias + ".key"),
                              entries: [RowScope.Entry(path: .root, source: .json(SQLFragment(alias + ".body"), root: .json(SQLFragment(alias + ".body"))))],
-                             collection: collection)
+                             collection: collection, dialect: dialect)
+        if compiler.hasContainmentIndex { scope.conditions += ContainmentSQL.terms(pipeline.query.condition, body: alias + ".body") }
         scope = try refine(scope, pipeline.query, documentKey: scope.key)
         for stage in pipeline.stages {
             switch stage {
             case .refine(let query): scope = try refine(scope, query)
-            case .join(let join): scope = try self.join(scope, join)
+            case .join(let join): scope = try dialect == .postgres ? postgresJoin(scope, join) : self.join(scope, join)
             case .select(let expressions): scope = try select(scope, expressions)
-            case .group(let grouping): scope = try group(scope, grouping)
+            case .group(let grouping): scope = try dialect == .postgres ? postgresGroup(scope, grouping) : group(scope, grouping)
             }
         }
+        if dialect == .postgres { return (postgresStatement(scope), scope.entries) }
         // Columns that are documents' fields are read as their JSON text, in one call.
         scope.entries = scope.entries.map { entry in
             guard let text = entry.jsonText else { return entry }
@@ -52,10 +55,10 @@ struct PipelineCompiler {
 
     /// The number of rows of the pipeline.
     mutating func count(_ pipeline: QueryPipeline) throws -> SQLFragment {
-        "SELECT count(*) FROM (" + (try compile(pipeline).sql) + ")"
+        "SELECT count(*) FROM (" + (try compile(pipeline).sql) + (dialect == .postgres ? ") AS q" : ")")
     }
 
-    private mutating func nextAlias() -> String {
+    mutating func nextAlias() -> String {
         defer { aliasCount += 1 }
         return "s\(aliasCount)"
     }
@@ -76,7 +79,7 @@ struct PipelineCompiler {
     /// documents (the first stage), which search conditions need.
     private mutating func refine(_ scope: RowScope, _ query: DocumentQuery, documentKey: SQLFragment? = nil) throws -> RowScope {
         var scope = scope
-        var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind)
+        var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind, dialect: dialect)
         conditions.searchIndexes = compiler.searchIndexes
         conditions.documentKey = documentKey
         conditions.resolve = { [scope] in try scope.field($0) }
@@ -93,8 +96,7 @@ struct PipelineCompiler {
         var order: [SQLFragment] = query.relevance != nil ? QueryCompiler.relevanceOrder : []
         for key in query.sort {
             let field = try scope.field(key.path)
-            let direction = key.descending ? " DESC" : ""
-            order += [field.rank + direction, field.value + direction]
+            order += field.orderTerms(descending: key.descending, dialect: dialect)
         }
         order.append(scope.key)
         let orderText = SQLFragment.joined(order, separator: ", ")
@@ -182,11 +184,11 @@ struct PipelineCompiler {
 
     /// The scope with the joined document under `name`, in place of an earlier
     /// one of that name (so a row's members keep their order, as in the evaluator).
-    private func joined(_ scope: RowScope, alias: String, name: String) -> RowScope {
+    func joined(_ scope: RowScope, alias: String, name: String) -> RowScope {
         joined(scope, body: SQLFragment(alias + ".body"), name: name)
     }
 
-    private func joined(_ scope: RowScope, body: SQLFragment, name: String) -> RowScope {
+    func joined(_ scope: RowScope, body: SQLFragment, name: String) -> RowScope {
         var scope = scope
         let entry = RowScope.Entry(path: FieldPath(name), source: .json(body, root: .json(body)))
         let isUnder = { (entry: RowScope.Entry) in entry.path.components.first == .key(name) }
@@ -252,7 +254,7 @@ struct PipelineCompiler {
 
     /// The scope closed into a subquery (`(SELECT …) AS sN`), its rows numbered
     /// by `key`, whose columns the returned scope reads.
-    private mutating func wrapped(_ scope: RowScope, key: SQLFragment, tail: SQLFragment) -> RowScope {
+    mutating func wrapped(_ scope: RowScope, key: SQLFragment, tail: SQLFragment) -> RowScope {
         let alias = nextAlias()
         var columns: [SQLFragment] = [key + " AS key"]
         var entries: [RowScope.Entry] = []
@@ -273,7 +275,11 @@ struct PipelineCompiler {
                 entries.append(carried)
             }
         }
-        let sql = "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause + tail + ") AS \(alias)"
-        return RowScope(from: sql, key: SQLFragment("\(alias).key"), entries: entries, collection: collection)
+        // On PostgreSQL, OFFSET 0 keeps the subquery a subquery: pulled up, its
+        // computed columns would be computed again at each reference.
+        let fence: String = dialect == .postgres && !tail.sql.contains(" OFFSET ") ? " OFFSET 0" : ""
+        var sql: SQLFragment = "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from
+        sql += scope.whereClause + tail + fence + ") AS \(alias)"
+        return RowScope(from: sql, key: SQLFragment("\(alias).key"), entries: entries, collection: collection, dialect: dialect)
     }
 }

@@ -53,7 +53,8 @@ extension QueryCompiler {
         return "SELECT key FROM \(table)" + (try restricted(query)) + " AND (" + overflow + ") ORDER BY key LIMIT 1"
     }
 
-    private func newBody(_ updates: [FieldUpdate]) throws -> SQLFragment {
+    /// Refuses updates whose paths overlap (one inside another, or the same).
+    func checkUpdatePaths(_ updates: [FieldUpdate]) throws {
         let paths = updates.map(\.path)
         for (i, a) in paths.enumerated() {
             for b in paths[(i + 1)...] where a.components.starts(with: b.components) || b.components.starts(with: a.components) {
@@ -61,6 +62,10 @@ extension QueryCompiler {
                                                  reason: "the fields of one update may not overlap (\(a) and \(b))")
             }
         }
+    }
+
+    private func newBody(_ updates: [FieldUpdate]) throws -> SQLFragment {
+        try checkUpdatePaths(updates)
         var body: SQLFragment = "body"
         for update in updates {
             let path = update.path
@@ -72,13 +77,13 @@ extension QueryCompiler {
             }
             switch update {
             case .set(_, let value):
-                if let number = value.numberValue, !number.isFinite { throw notFinite(path) }
+                if let number = value.numberValue, !number.isFinite { throw notFiniteNumber(path) }
                 let json = String(decoding: DocumentCodec.serialize(value), as: UTF8.self)
                 body = "json_set(" + body + ", \(literal), json(" + .bound(.text(json)) + "))"
             case .remove:
                 body = "json_remove(" + body + ", \(literal))"
             case .increment(_, let amount):
-                guard let number = amount.numberValue, number.isFinite else { throw notFinite(path) }
+                guard let number = amount.numberValue, number.isFinite else { throw notFiniteNumber(path) }
                 let (_, binding) = ConditionCompiler.scalar(amount)
                 let sum: SQLFragment = "(coalesce(json_extract(body, \(literal)), 0) + " + .bound(binding) + ")"
                 body = "json_set(" + body + ", \(literal), CASE WHEN typeof" + sum + " = 'integer' THEN " + sum
@@ -88,7 +93,7 @@ extension QueryCompiler {
         return body
     }
 
-    private func notFinite(_ path: FieldPath) -> DocStoreError {
+    func notFiniteNumber(_ path: FieldPath) -> DocStoreError {
         .invalidQuery(collection: collection, field: path.description, reason: "an update needs a finite number (JSON has no NaN or infinity)")
     }
 }

@@ -20,6 +20,10 @@ struct QueryCompiler {
     var dialect: SQLDialect = .sqlite
     /// The search indexes of a collection (`matches` reads them).
     var searchIndexes: (String) throws -> [SearchIndexInfo] = { _ in [] }
+    /// Whether the collection has a containment index (PostgreSQL's GIN on
+    /// its documents), which conditions then help with implied containment
+    /// terms (``ContainmentSQL``).
+    var hasContainmentIndex = false
 
     var table: String { quoteIdentifier(collection) }
 
@@ -27,7 +31,8 @@ struct QueryCompiler {
     func whereClause(_ query: DocumentQuery) throws -> SQLFragment {
         var compiler = ConditionCompiler(collection: collection, keyKind: keyKind, dialect: dialect)
         compiler.searchIndexes = searchIndexes
-        return " WHERE " + (try compiler.compile(query.condition))
+        let containment = hasContainmentIndex ? ContainmentSQL.terms(query.condition, body: "body") : []
+        return " WHERE " + .joined(containment + [try compiler.compile(query.condition)], separator: " AND ")
     }
 
     /// `ORDER BY rank, value [DESC]… , key`: ties always end in key order; by
@@ -36,17 +41,7 @@ struct QueryCompiler {
         var terms: [SQLFragment] = relevance ? Self.relevanceOrder : []
         for key in sort {
             let field = try FieldSQL.checked(key.path, from: .document, collection: collection, dialect: dialect)
-            let direction = key.descending ? " DESC" : ""
-            terms.append(field.rank + direction)
-            switch dialect {
-            case .sqlite:
-                terms.append(field.value + direction)
-            case .postgres:
-                // Strings by Unicode scalars; booleans and numbers as jsonb orders
-                // them; arrays and objects among themselves by key.
-                terms.append(field.postgresText + direction)
-                terms.append(field.postgresScalar + direction)
-            }
+            terms += field.orderTerms(descending: key.descending, dialect: dialect)
         }
         terms.append("key")
         return " ORDER BY " + .joined(terms, separator: ", ")

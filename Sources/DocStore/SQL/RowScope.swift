@@ -35,6 +35,8 @@ struct RowScope {
     var entries: [Entry]
     /// The collection queried, for error messages.
     let collection: String
+    /// The database the SQL is for: on PostgreSQL every value is `jsonb`.
+    var dialect: SQLDialect = .sqlite
 
     /// The expressions reading `path` from a row: from the entry whose path is the
     /// longest prefix of it.
@@ -47,7 +49,15 @@ struct RowScope {
         let rest = FieldPath(Array(path.components.dropFirst(entry.path.components.count)))
         switch entry.source {
         case .json(_, let root):
-            return try FieldSQL.checked(rest, from: root, collection: collection)
+            return try FieldSQL.checked(rest, from: root, collection: collection, dialect: dialect)
+        case .column(let rank, let value) where dialect == .postgres:
+            // A column is jsonb: its fields are read as a document's are.
+            var field = try FieldSQL.checked(rest, from: .json(value), collection: collection, dialect: .postgres)
+            if rest.components.isEmpty {
+                field.knownRank = rank
+                field.isColumn = true
+            }
+            return field
         case .column(let rank, let value):
             if rest.components.isEmpty { return .column(rank: rank, value: value, jsonText: entry.jsonText) }
             let container = "(CASE WHEN " + rank + " >= \(JSONRank.array.rawValue) THEN " + value + " END)"

@@ -169,45 +169,53 @@ final class PostgresBackend: REPLBackend {
     }
 
     func update(_ name: String, _ query: DocumentQuery, _ updates: [FieldUpdate]) throws -> Int {
-        throw Self.notYet("update by query")
+        let collection = collection(name)
+        return try Self.wait { try await collection.update(query, updates) }
     }
 
     func explain(_ name: String, _ query: DocumentQuery) throws -> String {
-        throw Self.notYet("explain()")
+        let collection = collection(name)
+        return try Self.wait { try await collection.explain(query) }.description
     }
 
     // MARK: Pipelines
 
-    // The lead wires these to `PostgresDocumentStore.rows(of:_:)` when the
-    // PostgreSQL pipeline compiler lands.
     func columns(_ name: String, _ pipeline: QueryPipeline) throws -> [(header: String, path: FieldPath)]? {
-        throw Self.notYet("groups, joins and computed values")
+        try pipeline.columns(in: name)
     }
 
+    /// The pipeline's rows, which come whole from the server.
     func forEachRow(_ name: String, _ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) throws {
-        throw Self.notYet("groups, joins and computed values")
+        let store = store
+        for row in try Self.wait({ try await store.rows(of: name, pipeline) }) { try body(row) }
     }
 
     func count(_ name: String, _ pipeline: QueryPipeline) throws -> Int {
-        throw Self.notYet("groups, joins and computed values")
+        let store = store
+        return try Self.wait { try await store.count(of: name, pipeline) }
     }
 
     func explain(_ name: String, _ pipeline: QueryPipeline) throws -> String {
-        throw Self.notYet("explain()")
+        let store = store
+        return try Self.wait { try await store.explain(of: name, pipeline) }.description
     }
 
     // MARK: Indexes
 
     func createIndex(_ name: String, on fields: [FieldPath], unique: Bool) throws -> IndexInfo {
-        throw Self.notYet("indexes")
+        let collection = collection(name)
+        return try Self.wait { try await collection.createIndex(on: fields, unique: unique) }
     }
 
     func dropIndex(_ name: String, on fields: [FieldPath]) throws -> Bool {
-        throw Self.notYet("indexes")
+        let collection = collection(name)
+        return try Self.wait { try await collection.dropIndex(on: fields) }
     }
 
-    /// None: indexes can't be created on PostgreSQL yet.
-    func indexes(_ name: String) throws -> [IndexInfo] { [] }
+    func indexes(_ name: String) throws -> [IndexInfo] {
+        let collection = collection(name)
+        return try Self.wait { try await collection.indexes() }
+    }
 
     func createSearchIndex(_ name: String, on fields: [FieldPath]) throws -> SearchIndexInfo {
         throw Self.notYet("search indexes")

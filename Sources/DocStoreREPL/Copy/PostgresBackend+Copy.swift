@@ -90,8 +90,13 @@ struct PostgresCollectionWriter: CollectionWriter {
         }
     }
 
-    /// Indexes can't be created on PostgreSQL yet: the copy reports them.
-    func createIndex(_ index: IndexInfo) throws -> Bool { false }
+    /// The same index on PostgreSQL (a btree on the compiler's expressions, or
+    /// GIN on the documents for an index on the root), in the copy's transaction.
+    func createIndex(_ index: IndexInfo) throws -> Bool {
+        let collection = collection
+        _ = try run { try await $0.collection(named: collection).createIndex(on: index.fields, unique: index.isUnique) }
+        return true
+    }
 
     func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
         let collection = collection

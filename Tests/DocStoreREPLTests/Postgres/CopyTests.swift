@@ -73,8 +73,10 @@ extension PostgresREPLTests {
             #expect(there.stdout.contains("players: 2500 documents, checksum"), "\(there.stdout)")
             #expect(there.stdout.contains("copied 2503 documents from \(source) to postgres://docstore@/"), "\(there.stdout)")
             #expect(there.stdout.contains("key/value area: 2 entries"), "\(there.stdout)")
-            // PostgreSQL has no indexes yet: said, not silently dropped. No progress bar when stderr is a pipe.
-            #expect(there.stderr == "note: players's indexes (team, name (unique)) were not created: PostgreSQL has no indexes yet\n", "\(there.stderr)")
+            // The indexes go too; no progress bar when stderr is a pipe.
+            #expect(there.stderr.isEmpty, "\(there.stderr)")
+            let indexesThere = try runProcess(try docstoreBinary(), [url, "--mode", "csv", "-c", "players.indexes()"])
+            #expect(indexesThere.stdout.contains("name,true") && indexesThere.stdout.contains("team,false"), "\(indexesThere.stdout)")
 
             // The REPL on PostgreSQL sees the copy.
             let shell = try runProcess(try docstoreBinary(), [url, "--mode", "ndjson", "-c", ".collections", "-c", #"players.filter { $0.tags.contains("é🎉") }.count()"#,
@@ -88,6 +90,8 @@ extension PostgresREPLTests {
             let home = try runProcess(try docstoreBinary(), ["copy", url, back])
             #expect(home.status == 0, "\(home.stderr)")
             #expect(try Self.contents(of: back) == Self.contents(of: source))
+            let indexesBack = try runProcess(try docstoreBinary(), [back, "--mode", "csv", "-c", "players.indexes()"])
+            #expect(indexesBack.stdout.contains("name,true") && indexesBack.stdout.contains("team,false"), "\(indexesBack.stdout)")
         }
 
         @Test func fileToFileKeepsIndexesAndANonEmptyDestinationIsRefusedUnlessReplaced() throws {

@@ -50,6 +50,15 @@ struct PostgresTestServer: Sendable {
         return "postgres://docstore@/\(name)?host=\(server.directory)"
     }
 
+    /// Runs SQL with `psql` in the database of a store made by
+    /// ``freshDatabaseURL(_:)`` (to load bulk test data behind DocStore's back).
+    static func psql(_ sql: String, databaseURL: String) throws {
+        guard let server = current, let name = URLComponents(string: databaseURL)?.path.dropFirst() else {
+            throw ServerError(message: "no PostgreSQL test server, or a URL without a database: \(databaseURL)")
+        }
+        try run(script, ["psql", server.directory, String(name), sql])
+    }
+
     struct ServerError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }

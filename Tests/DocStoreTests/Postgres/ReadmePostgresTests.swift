@@ -31,6 +31,20 @@ func podium(url: String) async throws -> [String] {
     await store.close()
     return blue.map(\.name)                              // ["Cy", "Ana"]
 }
+
+func standings(url: String) async throws -> [String] {
+    let store = try await PostgresDocumentStore(url: url)
+    let riders = store.collection(Rider.self, named: "riders")
+    try await riders.createIndex(on: \.team)             // a btree on the expressions queries use
+    let teams = try await riders.query                   // groups, joins, computed values: as on SQLite
+        .group(by: \.team) { (riders: $0.count(), wins: $0.sum(\.wins)) }
+        .sorted { $0.wins.descending }
+        .select { ($0.team, perRider: $0.wins.asDouble / $0.riders.asDouble) }
+        .fetch()
+    try await riders.filter { $0.team == "Red" }.update { $0.wins.increment(by: 1) }
+    await store.close()
+    return teams.map { "\($0.team): \($0.perRider)" }    // ["Blue: 5.0", "Red: 9.0"]
+}
 // README-POSTGRES-END
 
 extension PostgresTests {
@@ -54,6 +68,20 @@ extension PostgresTests {
             await check.close()
             #expect(ids == [1, 3])
             #expect(podium == ["Cy", "Ana"])
+        }
+
+        @Test func theGroupExampleRuns() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let store = try await PostgresDocumentStore(url: url)
+            try await store.collection(Rider.self, named: "riders").insert(contentsOf: [
+                Rider(id: 1, name: "Ana", team: "Blue", wins: 4),
+                Rider(id: 2, name: "Bo", team: "Red", wins: 9),
+                Rider(id: 3, name: "Cy", team: "Blue", wins: 6),
+            ])
+            #expect(try await standings(url: url) == ["Blue: 5.0", "Red: 9.0"])
+            #expect(try await store.collection(Rider.self, named: "riders").get(2)?.wins == 10)
+            await store.close()
         }
 
         private func section(of text: String, from start: String, to end: String) -> String? {

@@ -18,8 +18,11 @@ struct PostgresDialectTests {
         let teamId = "(body -> E'teamId')"
         let nested = "(body -> E'it\\'s' -> E'x')"
         let lastName = "(body -> E'lastName')"
+        // Numbers compare on the terms an index holds: rank, no string, the jsonb value.
+        let number = "(CASE WHEN jsonb_typeof(\(teamId)) IN ('boolean', 'number') THEN \(teamId) END)"
+        let noString = "(CASE WHEN jsonb_typeof(\(teamId)) = 'string' THEN \(teamId) #>> '{}' END) COLLATE \"C\" IS NULL"
         #expect(statement.sql == """
-            SELECT key, body::text FROM "players" WHERE ((\(teamId) = CAST($1 AS jsonb) AND \(Self.rank(teamId)) = 2) \
+            SELECT key, body::text FROM "players" WHERE ((\(number) = CAST($1 AS jsonb) AND \(noString) AND \(Self.rank(teamId)) = 2) \
             AND NOT ((CASE WHEN jsonb_typeof(\(nested)) = 'string' THEN \(nested) #>> '{}' END) COLLATE "C" = $2 AND \(Self.rank(nested)) = 3)) \
             ORDER BY \(Self.rank(lastName)) DESC, (CASE WHEN jsonb_typeof(\(lastName)) = 'string' THEN \(lastName) #>> '{}' END) COLLATE "C" DESC, \
             (CASE WHEN jsonb_typeof(\(lastName)) IN ('boolean', 'number') THEN \(lastName) END) DESC, key LIMIT $3 OFFSET $4
@@ -44,5 +47,19 @@ struct PostgresDialectTests {
         #expect(numberPostgresParameters("SELECT ? FROM \"a?\" WHERE x -> E'it\\'s?' = ? AND y = 'b''?' || ?")
                 == "SELECT $1 FROM \"a?\" WHERE x -> E'it\\'s?' = $2 AND y = 'b''?' || $3")
         #expect(quotePostgresString("a\\b'c") == "E'a\\\\b\\'c'")
+    }
+}
+
+extension PostgresDialectTests {
+    /// A containment index adds the terms a condition implies, and only those.
+    @Test func containmentTermsAreImpliedByTheCondition() {
+        let condition = Condition.and([
+            .compare(FieldPath("team"), .equal, "Blue"), .arrayContains(FieldPath("tags"), 2),
+            .compare(FieldPath("wins"), .greater, 3), .compare(FieldPath([.key("list"), .index(0)]), .equal, 1),
+            .compare(FieldPath("nick"), .equal, .null), .or([.compare(FieldPath("a"), .equal, 1)]),
+        ])
+        #expect(ContainmentSQL.facts(condition) == [["team": "Blue"], ["tags": [2]]])
+        #expect(ContainmentSQL.facts(.compare(FieldPath("stats", "war"), .equal, 7.5)) == [["stats": ["war": 7.5]]])
+        #expect(ContainmentSQL.facts(.not(.compare(FieldPath("team"), .equal, "Blue"))).isEmpty)
     }
 }

@@ -2,7 +2,7 @@
 /// Like SQLite's, every atomic test is two-valued: it ANDs a rank test, and
 /// tests that could be NULL are wrapped in `coalesce(…, FALSE)`.
 ///
-///     teamId == 3      →  ((body -> E'teamId') = CAST(? AS jsonb) AND <rank> = 2)       -- ? = '3'
+///     teamId == 3      →  (<numbers> = CAST(? AS jsonb) AND <strings> IS NULL AND <rank> = 2)   -- ? = '3'
 ///     lastName < "P"   →  ((CASE WHEN … = 'string' THEN … #>> '{}' END) COLLATE "C" < ? AND <rank> = 3)
 extension ConditionCompiler {
     /// A comparison with a non-null scalar. Numbers and booleans compare as jsonb
@@ -16,7 +16,9 @@ extension ConditionCompiler {
             test = "(" + field.postgresText + " \(sqlOperator) " + .bound(.text(String(s.queryText))) + " AND " + field.rank
                 + " = \(rank.rawValue))"
         } else {
-            test = "(" + field.value + " \(sqlOperator) " + Self.postgresJSON(value) + " AND " + field.rank + " = \(rank.rawValue))"
+            // The index's terms (IndexSQL.postgresCreate): rank, no string, then the value.
+            test = "(" + field.postgresScalar + " \(sqlOperator) " + Self.postgresJSON(value) + " AND " + field.postgresText
+                + " IS NULL AND " + field.rank + " = \(rank.rawValue))"
         }
         return op == .notEqual ? "NOT " + test : test
     }

@@ -53,4 +53,34 @@ public enum PostgresStoreSQL {
     public static func delete(_ collection: String) -> String {
         "DELETE FROM \(quoteIdentifier(collection)) WHERE key = $1 RETURNING key"
     }
+
+    // MARK: Indexes
+
+    /// The index catalog: one row per DocStore index, its collection, fields
+    /// (a JSON array of paths, each an array of member names and positions) and
+    /// uniqueness. The index's name is `docstore_ix_<id>`.
+    public static let indexTable = "docstore_indexes"
+
+    /// Creates the index catalog when it is missing.
+    public static let createIndexCatalog = "CREATE TABLE IF NOT EXISTS \(indexTable) (id bigserial PRIMARY KEY, name text COLLATE \"C\" UNIQUE NOT NULL, collection text COLLATE \"C\" NOT NULL, fields jsonb NOT NULL, is_unique boolean NOT NULL)"
+
+    /// A collection's indexes (`$1` collection): name, fields as JSON text, uniqueness.
+    public static let indexes = "SELECT name, fields::text, is_unique FROM \(indexTable) WHERE collection = $1 ORDER BY id"
+
+    /// Records an index (`$1` collection, `$2` fields as JSON text, `$3` 1 when unique), returning its name.
+    public static let recordIndex = "WITH n AS (SELECT nextval(pg_get_serial_sequence('\(indexTable)', 'id')) AS id) INSERT INTO \(indexTable) (id, name, collection, fields, is_unique) SELECT n.id, 'docstore_ix_' || n.id, $1, CAST($2 AS jsonb), $3 <> 0 FROM n RETURNING name"
+
+    /// The collections with an index on the document itself (containment).
+    public static let containmentIndexed = "SELECT DISTINCT collection FROM \(indexTable) WHERE fields = '[[]]'::jsonb"
+
+    /// Forgets an index (`$1` name).
+    public static let forgetIndex = "DELETE FROM \(indexTable) WHERE name = $1"
+
+    /// Forgets a collection's indexes (`$1` collection).
+    public static let forgetIndexes = "DELETE FROM \(indexTable) WHERE collection = $1"
+
+    /// Drops a PostgreSQL index.
+    public static func dropIndex(_ name: String) -> String {
+        "DROP INDEX IF EXISTS \(quoteIdentifier(name))"
+    }
 }

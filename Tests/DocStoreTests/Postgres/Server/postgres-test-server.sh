@@ -4,6 +4,7 @@
 #   postgres-test-server.sh start DIR OWNER_PID   prints the server's URL
 #   postgres-test-server.sh stop DIR
 #   postgres-test-server.sh createdb DIR NAME     a new database on it
+#   postgres-test-server.sh psql DIR NAME SQL     runs SQL in that database (bulk test data)
 #
 # `start` creates a cluster in DIR/data (initdb: trust authentication, UTF-8,
 # ICU en-US as the default collation, so that anything compared without
@@ -78,8 +79,11 @@ stop)
 createdb)
     "$bin/createdb" -h "$dir" -U docstore "$3"
     ;;
+psql)
+    "$bin/psql" -X -q -h "$dir" -U docstore -d "$3" -v ON_ERROR_STOP=1 -c "$4"
+    ;;
 *)
-    echo "usage: $0 start DIR OWNER_PID | stop DIR | createdb DIR NAME" >&2
+    echo "usage: $0 start DIR OWNER_PID | stop DIR | createdb DIR NAME | psql DIR NAME SQL" >&2
     exit 2
     ;;
 esac

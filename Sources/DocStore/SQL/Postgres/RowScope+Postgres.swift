@@ -1,0 +1,133 @@
+/// Computed values and aggregates on PostgreSQL, as `jsonb` (see
+/// ``RowScope/expression(_:)`` and ``RowScope/aggregate(_:)`` for their Swift
+/// semantics).
+///
+/// jsonb keeps one kind of number (`numeric`), so an integer is a number
+/// written without a fraction (`scale = 0`) within `bigint`'s range; a real
+/// computed here is written with one (`3.0`, never `3`), so that it reads back
+/// as a `Double`. Integer arithmetic runs on `bigint`, whose overflow is an
+/// error ("bigint out of range"); an integer sum is cast from its exact
+/// `numeric` total through text, whose overflow is another ("… is out of range
+/// for type bigint"): the collection tells the two apart by their messages.
+extension RowScope {
+    /// The message PostgreSQL gives when integer arithmetic overflows.
+    static let postgresArithmeticOverflow = "bigint out of range"
+    /// The end of the message PostgreSQL gives when an integer sum overflows.
+    static let postgresSumOverflow = "is out of range for type bigint"
+
+    /// A computed value: its rank and jsonb value (NULL for Swift's `nil`).
+    func postgresExpression(_ expression: ValueExpression) throws -> (rank: SQLFragment, value: SQLFragment) {
+        if case .field(let path) = expression {
+            let field = try field(path)
+            return (field.rank, field.value)
+        }
+        let value = try postgresOperand(expression).value
+        return (FieldSQL.postgresRank(type: "jsonb_typeof(" + value + ")"), value)
+    }
+
+    /// An operand: its jsonb, and whether it is short (a field or a constant)
+    /// and so repeated freely rather than computed once in a subquery.
+    private struct Operand {
+        var value: SQLFragment
+        var isShort: Bool
+    }
+
+    private func postgresOperand(_ expression: ValueExpression) throws -> Operand {
+        switch expression {
+        case .field(let path):
+            return Operand(value: try field(path).value, isShort: true)
+        case .literal(let value):
+            return Operand(value: value.isNull ? "NULL::jsonb" : ConditionCompiler.postgresJSON(value), isShort: true)
+        case .double(let inner):
+            return Operand(value: Self.postgresOver([try postgresOperand(inner)]) { x in
+                "(CASE WHEN jsonb_typeof(" + x[0] + ") = 'number' THEN " + Self.postgresReal("CAST(" + x[0] + " AS double precision)") + " END)"
+            }, isShort: false)
+        case let .arithmetic(op, lhs, rhs):
+            return Operand(value: Self.postgresOver([try postgresOperand(lhs), try postgresOperand(rhs)]) { x in
+                Self.postgresArithmetic(op, x[0], x[1])
+            }, isShort: false)
+        }
+    }
+
+    /// `body` over the operands: inline when they are short, else over a
+    /// one-row subquery computing each once (nesting grows linearly).
+    private static func postgresOver(_ operands: [Operand], _ body: ([SQLFragment]) -> SQLFragment) -> SQLFragment {
+        if operands.allSatisfy(\.isShort) { return body(operands.map(\.value)) }
+        let columns = operands.enumerated().map { $0.element.value + " AS x\($0.offset)" }
+        let names = operands.indices.map { SQLFragment("o.x\($0)") }
+        return "(SELECT " + body(names) + " FROM (SELECT " + .joined(columns, separator: ", ") + ") AS o)"
+    }
+
+    /// `lhs op rhs` with Swift's meaning. Nested CASEs, never AND, guard each
+    /// cast: PostgreSQL evaluates AND's operands in no promised order, and
+    /// folds a constant arm only once its condition is known to hold.
+    private static func postgresArithmetic(_ op: ArithmeticOperator, _ l: SQLFragment, _ r: SQLFragment) -> SQLFragment {
+        func integral(_ x: SQLFragment) -> SQLFragment {
+            "scale(CAST(" + x + " AS numeric)) = 0 AND CAST(" + x + " AS numeric) BETWEEN -9223372036854775808 AND 9223372036854775807"
+        }
+        let (li, ri) = ("CAST(" + l + " AS bigint)", "CAST(" + r + " AS bigint)")
+        let (ld, rd) = ("CAST(" + l + " AS double precision)", "CAST(" + r + " AS double precision)")
+        let integer: SQLFragment = op == .divide
+            ? "CASE WHEN " + ri + " = 0 THEN NULL ELSE to_jsonb(" + li + " / " + ri + ") END"
+            : "to_jsonb(" + li + " \(op.rawValue) " + ri + ")"
+        let real: SQLFragment = op == .divide
+            ? "CASE WHEN " + rd + " = 0 THEN NULL ELSE " + postgresReal(ld + " / " + rd) + " END"
+            : postgresReal(ld + " \(op.rawValue) " + rd)
+        var value: SQLFragment = "(CASE WHEN jsonb_typeof(" + l + ") = 'number' AND jsonb_typeof(" + r + ") = 'number' THEN CASE WHEN "
+            + integral(l) + " AND " + integral(r) + " THEN " + integer + " ELSE " + real + " END"
+        if op == .add {
+            value += " WHEN jsonb_typeof(" + l + ") = 'string' AND jsonb_typeof(" + r + ") = 'string' THEN to_jsonb((" + l
+                + " #>> '{}') || (" + r + " #>> '{}'))"
+        }
+        return value + " END)"
+    }
+
+    /// A `double precision` as a jsonb number that reads back as a real: its
+    /// shortest exact text, with `.0` when it is integral.
+    static func postgresReal(_ double: SQLFragment) -> SQLFragment {
+        let exact = "CAST(CAST(" + double + " AS text) AS numeric)"
+        return "to_jsonb(CASE WHEN " + double + " = trunc(" + double + ") THEN round(" + exact + ", 1) ELSE " + exact + " END)"
+    }
+
+    /// A group aggregate: its rank and jsonb value.
+    func postgresAggregate(_ aggregate: GroupAggregate) throws -> (rank: SQLFragment, value: SQLFragment) {
+        guard let path = aggregate.field else { return ("CAST(2 AS integer)", "to_jsonb(count(*))") }
+        let field = try field(path)
+        let value = Self.postgresAggregate(aggregate, rank: field.rank, value: field.value, order: key)
+        return (FieldSQL.postgresRank(type: "jsonb_typeof(" + value + ")"), value)
+    }
+
+    /// An aggregate over rows giving each value's `rank` and jsonb `value`,
+    /// whose first-seen order is `order` (for arrays and objects, which have no
+    /// order among themselves on PostgreSQL). Single aggregates use it too.
+    static func postgresAggregate(_ aggregate: GroupAggregate, rank r: SQLFragment, value v: SQLFragment, order k: SQLFragment) -> SQLFragment {
+        let number = "CASE WHEN " + r + " = 2 THEN CAST(" + v + " AS numeric) END"
+        switch aggregate {
+        case .count:
+            return "to_jsonb(count(*))"
+        case .countDistinct:
+            return "to_jsonb(count(DISTINCT CASE WHEN " + r + " > 0 THEN " + v + " END))"
+        case .sum:
+            let isReal = "CASE WHEN " + r + " = 2 THEN scale(CAST(" + v + " AS numeric)) > 0 OR CAST(" + v
+                + " AS numeric) NOT BETWEEN -9223372036854775808 AND 9223372036854775807 END"
+            return "(CASE WHEN coalesce(bool_or(" + isReal + "), FALSE) THEN " + postgresReal("CAST(sum(" + number + ") AS double precision)")
+                + " ELSE to_jsonb(CAST(CAST(coalesce(sum(" + number + "), 0) AS text) AS bigint)) END)"
+        case .average:
+            // The exact total as a double, divided as Swift divides.
+            return "(CASE WHEN count(" + number + ") = 0 THEN NULL ELSE " + postgresReal(
+                "CAST(sum(" + number + ") AS double precision) / CAST(count(" + number + ") AS double precision)") + " END)"
+        case .min, .max:
+            let isMin = if case .min = aggregate { true } else { false }
+            let extreme = isMin ? "min" : "max"
+            let boolean = "to_jsonb(" + (isMin ? "bool_and" : "bool_or") + "(CASE WHEN " + r + " = 1 THEN CAST(" + v + " AS boolean) END))"
+            // Of 2 and 2.0, both extreme, the integer.
+            let integer = "CASE WHEN " + r + " = 2 THEN CASE WHEN scale(CAST(" + v + " AS numeric)) = 0 THEN CAST(" + v + " AS numeric) END END"
+            let numeric = "CASE WHEN \(extreme)(" + integer + ") = \(extreme)(" + number + ") THEN to_jsonb(\(extreme)(" + integer
+                + ")) ELSE to_jsonb(\(extreme)(" + number + ")) END"
+            let string = "to_jsonb(\(extreme)((CASE WHEN " + r + " = 3 THEN " + v + " #>> '{}' END) COLLATE \"C\"))"
+            let containers = [4, 5].map { "(array_agg(" + v + " ORDER BY " + k + ") FILTER (WHERE " + r + " = \($0)))[1]" }
+            let ranks: [SQLFragment] = [boolean, numeric, string, containers[0], containers[1]]
+            return "coalesce(" + .joined(isMin ? ranks : ranks.reversed(), separator: ", ") + ")"
+        }
+    }
+}

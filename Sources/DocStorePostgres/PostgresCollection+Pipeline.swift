@@ -1,0 +1,130 @@
+@_spi(Backends) import DocStore
+import PostgresNIO
+
+extension PostgresCollection {
+    /// The rows of a pipeline (groups, joins, computed values), in its order,
+    /// as JSON objects — the same rows as ``DocStore/DocumentCollection/rows(_:)``
+    /// on SQLite: a group's keys at their paths and its aggregates by name; a
+    /// select's values by name; documents, with joined documents as members.
+    /// Missing values are `null`. (jsonb orders an object's members its own
+    /// way: by length, then bytes.)
+    ///
+    /// - Throws: ``DocStore/DocStoreError/invalidQuery(collection:field:reason:)``
+    ///   for a path the rows don't have, an integer sum or computation that
+    ///   overflows 64 bits.
+    public func rows(_ pipeline: QueryPipeline) async throws -> [JSONValue] {
+        let (paths, rows) = try await rowsAndPaths(pipeline)
+        return rows.map { BackendSupport.row(paths: paths, values: $0) }
+    }
+
+    /// The parts of each row of the pipeline (documents, joined documents,
+    /// columns), in the order of its entries.
+    func rowParts(_ pipeline: QueryPipeline) async throws -> [[JSONValue]] {
+        try await rowsAndPaths(pipeline).rows
+    }
+
+    private func rowsAndPaths(_ pipeline: QueryPipeline) async throws -> (paths: [FieldPath], rows: [[JSONValue]]) {
+        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline)) else {
+            _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline)  // refuses what SQLite refuses
+            return ([], [])
+        }
+        let (statement, paths) = try compiler.rows(pipeline)
+        let rows = try await mappingOverflow(pipeline) { try await session.rows(statement, collection: name) }
+        return (paths, try rows.map { row in
+            var values: [JSONValue] = []
+            values.reserveCapacity(paths.count)
+            for cell in row.makeRandomAccess().dropFirst() {
+                guard let text = try cell.decode(String?.self) else {
+                    values.append(.null)
+                    continue
+                }
+                values.append(try BackendSupport.parse(Array(text.utf8), collection: name, key: nil))
+            }
+            return values
+        })
+    }
+
+    /// The number of rows of a pipeline.
+    public func count(_ pipeline: QueryPipeline) async throws -> Int {
+        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline)) else {
+            _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline)
+            return 0
+        }
+        let statement = try compiler.count(pipeline)
+        let rows = try await mappingOverflow(pipeline) { try await session.rows(statement, collection: name) }
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
+    /// The SQL ``rows(_:)`` runs for a pipeline, its bindings and PostgreSQL's plan.
+    public func explain(_ pipeline: QueryPipeline) async throws -> QueryExplanation {
+        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline)) else {
+            return try notYet(PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline).statement)
+        }
+        return try await explain(compiler.rows(pipeline).statement)
+    }
+
+    /// The SQL ``fetch(_:)`` runs for a query, its bindings and PostgreSQL's plan.
+    public func explain(_ query: DocumentQuery) async throws -> QueryExplanation {
+        guard let compiler = try await compiler(for: query.condition) else {
+            return try notYet(PostgresCompiler(collection: name, keyKinds: [name: .integer]).documents(query))
+        }
+        return try await explain(compiler.documents(query))
+    }
+
+    private func explain(_ statement: CompiledStatement) async throws -> QueryExplanation {
+        let rows = try await session.rows("EXPLAIN " + statement.sql, statement.bindings, collection: name)
+        let plan = try rows.map { try $0.decode(String.self) }
+        return QueryExplanation(sql: statement.sql, bindings: statement.bindings, plan: plan)
+    }
+
+    private func notYet(_ statement: CompiledStatement) -> QueryExplanation {
+        QueryExplanation(sql: statement.sql, bindings: statement.bindings,
+                         plan: ["(collection \"\(name)\" does not exist yet: no rows)"])
+    }
+
+    /// Changes the documents a query selects, in one statement (and the checks
+    /// before it, in one transaction); returns how many it changed.
+    ///
+    /// - Throws: ``DocStore/DocStoreError/invalidUpdate(collection:field:key:reason:)``
+    ///   when an increment meets something other than a number;
+    ///   ``DocStore/DocStoreError/numericOverflow(collection:field:key:reason:)``
+    ///   when it would go past what DocStore's numbers hold exactly.
+    @discardableResult
+    public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) async throws -> Int {
+        guard let compiler = try await compiler(for: query.condition) else {
+            _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).update(updates, query)
+            return 0
+        }
+        let statement = try compiler.update(updates, query)
+        let kind = keyKind()
+        let run = { (session: PostgresSession) async throws -> Int in
+            for case .increment(let path, let amount) in updates {
+                if let row = try await session.rows(compiler.nonNumbers(at: path, query), collection: name).first {
+                    throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: try decodeKey(row.makeRandomAccess()[0], kind: kind),
+                                                      reason: "an increment needs a number, a missing field or null")
+                }
+                if let row = try await session.rows(compiler.overflows(at: path, by: amount, query), collection: name).first {
+                    throw DocStoreError.numericOverflow(
+                        collection: name, field: path.description, key: try decodeKey(row.makeRandomAccess()[0], kind: kind),
+                        reason: "adding \(amount) would go past the largest number DocStore stores exactly (integers are 64-bit, as Int64)")
+                }
+            }
+            return try await mappingUniqueViolation { try await session.rows(statement, collection: name).count }
+        }
+        if let transaction { return try await run(transaction.session) }
+        return try await store.transaction { try await run($0.session) }
+    }
+
+    /// Overflow reported by PostgreSQL, as an error naming the collection and fields.
+    private func mappingOverflow<T>(_ pipeline: QueryPipeline, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PostgresStoreError {
+            // 22003: numeric value out of range.
+            guard case .server(let state, let message, _, _, _) = error, state == "22003" else { throw error }
+            let overflow = PostgresCompiler.overflow(inMessage: message)
+            guard overflow.arithmetic || overflow.sum else { throw error }
+            throw BackendSupport.pipelineOverflow(pipeline, collection: name, sum: overflow.sum)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import DocStorePostgres
+import Foundation
+import Testing
+@testable import DocStore
+
+extension PostgresTests {
+    /// Indexes PostgreSQL uses: a DocStore index is a btree on exactly the terms
+    /// the compiler compares and sorts by, so PostgreSQL's plan for equality
+    /// and ranges on 100 000 documents reads the index; unique indexes raise
+    /// DocStore's errors.
+    @Suite("PostgreSQL: indexes")
+    struct IndexTests {
+        @Test func equalityAndRangesOn100000DocumentsUseTheIndex() async throws {
+            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let store = try await PostgresDocumentStore(url: url)
+            do {
+                let racers = store.collection(Racer.self, named: "racers")
+                try await racers.insert(Racer(id: 0, name: "zero", number: 0, tags: []))
+                // 100 000 documents loaded in one statement behind DocStore's back
+                // (DocStore's own inserts are one statement per document), then analyzed.
+                try PostgresTestServer.psql("""
+                    INSERT INTO racers (key, body) SELECT g, jsonb_build_object('id', g, 'name', 'racer ' || g, 'number', g % 1000,
+                        'tags', jsonb_build_array(CASE WHEN g % 100 = 0 THEN 'rare' ELSE 'common' END))
+                    FROM generate_series(1, 100000) AS g;
+                    ANALYZE racers;
+                    """, databaseURL: url)
+                let number = try await racers.createIndex(on: \.number)
+                let name = try await racers.createIndex(on: \.name)
+                try PostgresTestServer.psql("ANALYZE racers", databaseURL: url)
+
+                let equal = racers.filter { $0.number == 417 }
+                #expect(try await equal.count() == 100)
+                let plan = try await equal.explain()
+                #expect(plan.usesIndex && plan.plan.joined().contains(number.name), "\(plan)")
+
+                let range = racers.filter { $0.number >= 998 }.sorted { $0.number }
+                #expect(try await range.count() == 200)
+                #expect(try await range.first()?.number == 998)
+                let rangePlan = try await range.explain()
+                #expect(rangePlan.usesIndex && rangePlan.plan.joined().contains(number.name), "\(rangePlan)")
+
+                let byName = racers.filter { $0.name == "racer 4242" }
+                #expect(try await byName.fetch().map(\.id) == [4242])
+                let namePlan = try await byName.explain()
+                #expect(namePlan.usesIndex && namePlan.plan.joined().contains(name.name), "\(namePlan)")
+                let prefixRange = racers.filter { $0.name >= "racer 99998"; $0.name < "racer 99999" }
+                #expect(try await prefixRange.count() == 1)
+                #expect(try await prefixRange.explain().usesIndex)
+
+                // Without the index, the same query scans the table.
+                #expect(try await racers.dropIndex(on: [FieldPath("number")]))
+                #expect(try await !equal.explain().plan.joined().contains(number.name))
+                #expect(try await equal.count() == 100)
+                #expect(try await racers.indexes().map(\.fields) == [[FieldPath("name")]])
+
+                // Containment: a GIN index on the documents serves `contains` and
+                // equalities on several fields (the condition still decides).
+                let rare = racers.filter { $0.tags.contains("rare") }
+                #expect(try await !rare.explain().plan.joined().contains("Bitmap Index Scan"))
+                let documents = try await racers.createIndex(on: .root)
+                try PostgresTestServer.psql("ANALYZE racers", databaseURL: url)
+                #expect(try await rare.count() == 1000)
+                let rarePlan = try await rare.explain()
+                #expect(rarePlan.plan.joined().contains("Bitmap Index Scan on \(documents.name)"), "\(rarePlan)")
+                let both = racers.filter { $0.number == 400; $0.tags.contains("rare") }
+                #expect(try await both.count() == 100)
+                #expect(try await both.explain().plan.joined().contains(documents.name))
+                #expect(try await racers.filter { $0.number == 401; $0.tags.contains("rare") }.count() == 0)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        }
+
+        @Test func uniqueIndexesAreEnforcedWithDocStoresErrors() async throws {
+            try await PostgresTests.withStore { store in
+                let racers = store.collection(Racer.self, named: "racers")
+                // An index made before the table exists is built with it.
+                let index = try await racers.createIndex(on: \.name, unique: true)
+                #expect(try await racers.createIndex(on: \.name, unique: true) == index)
+                try await racers.insert(contentsOf: StoreTests.racers)
+                let taken = Racer(id: 9, name: "Ana", number: 1, tags: [])
+                let error = try await #require(throws: DocStoreError.self) { try await racers.insert(taken) }
+                #expect(error.description == DocStoreError.uniqueConstraint(collection: "racers", fields: ["name"], key: .integer(9)).description)
+                #expect(try await racers.count() == 4)
+                // Equal numbers are one value (2 and 2.0); missing never conflicts.
+                let untyped = store.collection(named: "loose")
+                try await untyped.createIndex(on: FieldPath("n"), unique: true)
+                try await untyped.insert(["id": 1, "n": 2])
+                await #expect(throws: DocStoreError.self) { try await untyped.insert(["id": 2, "n": 2.0]) }
+                try await untyped.insert(["id": 3])
+                try await untyped.insert(["id": 4, "n": .null])
+                try await untyped.insert(["id": 5, "n": .null])
+                // An update-by-query that would break it changes nothing.
+                await #expect(throws: DocStoreError.self) {
+                    try await racers.query.update { $0.name.set(to: "Same") }
+                }
+                #expect(try await racers.get(1)?.name == "Ana")
+                // A unique index over documents that already break it is refused, naming them.
+                let duplicate = try await #require(throws: DocStoreError.self) { try await racers.createIndex(on: \.number, unique: true) }
+                #expect(duplicate.description == DocStoreError.duplicateIndexValues(collection: "racers", fields: ["number"],
+                                                                                     keys: [.integer(2), .integer(4)]).description)
+                #expect(try await racers.indexes() == [index])
+            }
+        }
+    }
+}
