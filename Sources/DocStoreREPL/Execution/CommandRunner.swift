@@ -72,6 +72,16 @@ final class CommandRunner {
             let dropped = try store.collection(named: name).dropIndex(on: fields)
             return .message(dropped ? "dropped the index on \(fields.map(\.description).joined(separator: ", "))"
                 : "no index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
+        case .changeField(let name, let change):
+            let collection = store.collection(named: name)
+            let summary: FieldChangeSummary
+            switch change {
+            case .rename(let old, let new): summary = try collection.renameField(old, to: new)
+            case .copy(let source, let target): summary = try collection.copyField(source, to: target)
+            case .remove(let path): summary = try collection.removeField(path)
+            case .setDefault(let path, let value): summary = try collection.setDefault(path, to: value)
+            }
+            return .message(summary.description)
         case .indexes(let name):
             let indexes = try store.collection(named: name).indexes()
             return .rows(columns: ["name", "fields", "unique"], indexes.map { index in
@@ -264,6 +274,10 @@ final class CommandRunner {
         case .deleteKey, .deleteAll, .query(_, _, .delete): "delete"
         case .createIndex: "createIndex"
         case .dropIndex: "dropIndex"
+        case .changeField(_, .rename): "renameField"
+        case .changeField(_, .copy): "copyField"
+        case .changeField(_, .remove): "removeField"
+        case .changeField(_, .setDefault): "setDefault"
         case .importFile: ".import"
         case .drop: ".drop"
         case .repair: ".repair"

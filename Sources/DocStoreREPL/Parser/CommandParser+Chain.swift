@@ -12,6 +12,7 @@ extension CommandParser {
         "filter", "sorted", "limit", "offset", "query", "group", "join", "joinAll", "all", "first", "count", "exists", "contains", "keys", "select",
         "min", "max", "sum", "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
         "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
+        "renameField", "copyField", "removeField", "setDefault",
     ]
 
     mutating func chain(collection name: String, firstMethod: Token) throws(REPLSyntaxError) -> REPLCommand {
@@ -124,7 +125,8 @@ extension CommandParser {
             case "explain":
                 try emptyArguments()
                 action = .explain
-            case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes":
+            case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
+                 "renameField", "copyField", "removeField", "setDefault":
                 throw REPLSyntaxError(".\(method) works on the collection itself: \(name).\(method)(…), not after a query", at: methodToken.location)
             default:
                 var message = "unknown method '\(method)'"

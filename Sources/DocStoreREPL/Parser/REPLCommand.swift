@@ -62,6 +62,9 @@ public enum REPLCommand: Hashable, Sendable {
     case dropIndex(collection: String, fields: [FieldPath])
     /// `coll.indexes()`
     case indexes(collection: String)
+    /// `coll.renameField("old", to: "new")`, `copyField`, `removeField`,
+    /// `setDefault`: one field change on every document.
+    case changeField(collection: String, FieldChangeCommand)
     /// `.collections`
     case collections
     /// `.schema coll`
@@ -110,7 +113,7 @@ public enum REPLCommand: Hashable, Sendable {
     /// Whether the command changes the store (refused on a read-only store).
     public var writes: Bool {
         switch self {
-        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop, .repair: true
+        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .changeField, .importFile, .drop, .repair: true
         case .exportQuery(_, let query): query.writes
         case .query(_, _, .delete), .query(_, _, .update): true
         default: false

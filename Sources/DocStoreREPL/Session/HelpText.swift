@@ -69,5 +69,9 @@ enum HelpText {
               shorthand: $0.a = 1; $0.n += 1; $0.n -= 1; $0.b = nil (removes)
           coll.createIndex(\\.a)  createIndex(\\.a, \\.b)  createIndex(\\.a, unique: true)
           coll.dropIndex(\\.a)   coll.indexes()   .explain QUERY
+        Changing every document's fields (a model that evolved; FIELD: "name" or \\.a.b):
+          coll.renameField("nickName", to: "nickname")   indexes on the field follow it
+          coll.copyField(FIELD, to: FIELD)   coll.removeField(FIELD) (drops its indexes)
+          coll.setDefault(FIELD, VALUE)                where the field is missing or null
         """
 }
