@@ -1,43 +1,5 @@
 import DocStore
 
-/// The fields of a collection, learnt from a sample of its documents: every path
-/// to a member (objects are walked into; arrays are not), the JSON types seen at
-/// each, and in how many sampled documents.
-struct FieldSample: Sendable {
-    var sampled = 0
-    /// Damaged documents (not valid JSON) left out of the sample: `.check` lists them.
-    var damagedSkipped = 0
-    var fields: [FieldPath: (types: Set<String>, documents: Int)] = [:]
-    /// Paths in the order they were first seen, so `.schema` follows the documents.
-    var order: [FieldPath] = []
-
-    mutating func add(_ document: JSONValue) {
-        sampled += 1
-        var seen: Set<FieldPath> = []
-        walk(document, at: .root, seen: &seen)
-    }
-
-    private mutating func walk(_ value: JSONValue, at path: FieldPath, seen: inout Set<FieldPath>) {
-        guard case .object(let members) = value else { return }
-        for (key, member) in members {
-            let memberPath = path.appending(key)
-            let type = Self.typeName(member)
-            if fields[memberPath] == nil { order.append(memberPath) }
-            var entry = fields[memberPath] ?? ([], 0)
-            entry.types.insert(type)
-            if seen.insert(memberPath).inserted { entry.documents += 1 }
-            fields[memberPath] = entry
-            walk(member, at: memberPath, seen: &seen)
-        }
-    }
-
-    /// `JSONValue.typeName`, with both booleans as `boolean`.
-    static func typeName(_ value: JSONValue) -> String {
-        if case .bool = value { return "boolean" }
-        return value.typeName
-    }
-}
-
 /// The store's schema as the parser and the completer see it, sampled lazily per
 /// collection and cached until the next write, this session's or another
 /// process's.
@@ -48,6 +10,7 @@ final class StoreSchema: SchemaProvider {
     let sampleSize: Int
     private var names: [String]?
     private var samples: [String: FieldSample] = [:]
+    private var indexed: [String: [FieldPath]] = [:]
     /// The store's count of other processes' commits when the cache was filled.
     private var changesByOthers: Int64?
 
@@ -60,6 +23,7 @@ final class StoreSchema: SchemaProvider {
     func invalidate() {
         names = nil
         samples = [:]
+        indexed = [:]
     }
 
     /// Forgets what was sampled when another process has committed since.
@@ -85,42 +49,26 @@ final class StoreSchema: SchemaProvider {
         (try? sample(collection))?.fields.mapValues(\.types) ?? [:]
     }
 
-    /// The sample of `collection`, reading it when not cached: every document
-    /// of a small collection; of a larger one, documents spread evenly over its
-    /// keys, so fields that only later documents have (columns empty in a CSV's
-    /// first rows) are seen too.
+    func indexedFields(in collection: String) -> [FieldPath] {
+        forgetChangesByOthers()
+        if let cached = indexed[collection] { return cached }
+        // A store that can't list indexes offers none; the command reports its error.
+        let fields = ((try? store.collection(named: collection).indexes()) ?? []).flatMap(\.fields)
+        indexed[collection] = fields
+        return fields
+    }
+
+    func sampledEveryDocument(in collection: String) -> Bool {
+        (try? sample(collection))?.sampledEveryDocument ?? false
+    }
+
+    /// The sample of `collection` (see `DocumentCollection.sampleFields(size:)`),
+    /// read when not cached.
     func sample(_ collection: String) throws -> FieldSample {
         forgetChangesByOthers()
         if let cached = samples[collection] { return cached }
-        let documents = store.collection(named: collection)
-        var sample = FieldSample()
-        do {
-            try add(documents, excluding: [], to: &sample)
-        } catch DocStoreError.corruptDocument {
-            // One damaged document must not hide the others' fields: sample around
-            // them (found by a scan, only now that there are some).
-            let damaged = Set(try documents.damagedDocuments().compactMap { error -> DocumentKey? in
-                if case .corruptDocument(_, let key, _) = error { key } else { nil }
-            })
-            sample = FieldSample()
-            sample.damagedSkipped = damaged.count
-            try add(documents, excluding: damaged, to: &sample)
-        }
+        let sample = try store.collection(named: collection).sampleFields(size: sampleSize)
         samples[collection] = sample
         return sample
-    }
-
-    private func add(_ documents: DocumentCollection<JSONValue>, excluding damaged: Set<DocumentKey>,
-                     to sample: inout FieldSample) throws {
-        let keys = try documents.keys().filter { !damaged.contains($0) }
-        let picked: [DocumentKey]
-        if keys.count <= sampleSize {
-            guard !damaged.isEmpty else { return try documents.forEach { sample.add($0) } }
-            picked = keys
-        } else {
-            let step = Double(keys.count) / Double(sampleSize)
-            picked = (0..<sampleSize).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
-        }
-        for document in try documents.get(picked) { sample.add(document) }
     }
 }
