@@ -9,7 +9,7 @@ struct DocStoreBench {
     static let usage = """
         usage: docstore-bench [N] [--rounds R] [--ways docstore,sqlite-c,grdb-records,grdb-json]
                               [--clock wall|cpu] [--no-memory] [--no-codec] [--codec-only]
-                              [--no-live] [--live-only]
+                              [--no-live] [--live-only] [--migration] [--migration-only]
           N             documents (default 100000)
           --rounds R    run every way R times, interleaved, and keep each workload's fastest (default 1)
           --ways        which ways to run, in order (default: all four)
@@ -19,6 +19,9 @@ struct DocStoreBench {
           --codec-only  run only the codec micro-benchmark
           --no-live     skip issue 10's live-query and async measurements (L1…L4, after the ways)
           --live-only   run only those
+          --migration   also run issue 14's migrations (M1 rename, M1s the same in SQL, M2 convert)
+                        at N = 100000 and 1000000, each in a child process (time and peak memory)
+          --migration-only  run only those
         """
 
     static func main() {
@@ -38,6 +41,9 @@ struct DocStoreBench {
         if arguments.first == "--stream-all", arguments.count == 2 {
             return try PeakMemory.streamAll(path: arguments[1])
         }
+        if arguments.first == "--migrate", arguments.count == 3 {
+            return try MigrationBenchmark.migrate(path: arguments[1], kind: arguments[2])
+        }
         if arguments.first == "--group-all", arguments.count == 2 {
             return try PeakMemory.groupAll(path: arguments[1])
         }
@@ -50,6 +56,7 @@ struct DocStoreBench {
         var codec = true
         var workload = true
         var live = true
+        var migration = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -70,6 +77,8 @@ struct DocStoreBench {
             case "--codec-only": workload = false; memory = false; live = false
             case "--no-live": live = false
             case "--live-only": workload = false; memory = false; codec = false
+            case "--migration": migration = true
+            case "--migration-only": migration = true; workload = false; memory = false; codec = false; live = false
             case "-h", "--help": Output.note(usage); return
             default:
                 guard let value = Int(argument), value >= 10 else { throw BenchmarkError(usage) }
@@ -104,6 +113,12 @@ struct DocStoreBench {
             Output.line("# live \(DocStoreWay.name)")
             for line in LiveBenchmark.lines(results) { Output.line(line) }
             liveResults = results
+        }
+        if migration {
+            Output.line("# migration \(DocStoreWay.name)")
+            let figures = try MigrationBenchmark.run(in: directory)
+            Output.note("")
+            Output.note(MigrationBenchmark.summary(figures))
         }
         var memoryRatio: Double?
         if memory {
