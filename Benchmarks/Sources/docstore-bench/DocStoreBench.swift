@@ -9,7 +9,7 @@ struct DocStoreBench {
     static let usage = """
         usage: docstore-bench [N] [--rounds R] [--ways docstore,sqlite-c,grdb-records,grdb-json]
                               [--clock wall|cpu] [--no-memory] [--no-codec] [--codec-only]
-                              [--no-live] [--live-only] [--no-search] [--search-only]
+                              [--no-live] [--live-only] [--no-search] [--search-only] [--migration] [--migration-only]
           N             documents (default 100000)
           --rounds R    run every way R times, interleaved, and keep each workload's fastest (default 1)
           --ways        which ways to run, in order (default: all four)
@@ -21,6 +21,9 @@ struct DocStoreBench {
           --live-only   run only those
           --no-search   skip W10, full-text search (issue 14: DocStore against FTS5 by hand, and a scan)
           --search-only run only W10
+          --migration   also run issue 14's migrations (M1 rename, M1s the same in SQL, M2 convert)
+                        at N = 100000 and 1000000, each in a child process (time and peak memory)
+          --migration-only  run only those
         """
 
     static func main() {
@@ -40,6 +43,9 @@ struct DocStoreBench {
         if arguments.first == "--stream-all", arguments.count == 2 {
             return try PeakMemory.streamAll(path: arguments[1])
         }
+        if arguments.first == "--migrate", arguments.count == 3 {
+            return try MigrationBenchmark.migrate(path: arguments[1], kind: arguments[2])
+        }
         if arguments.first == "--group-all", arguments.count == 2 {
             return try PeakMemory.groupAll(path: arguments[1])
         }
@@ -53,6 +59,7 @@ struct DocStoreBench {
         var workload = true
         var live = true
         var search = true
+        var migration = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -75,6 +82,8 @@ struct DocStoreBench {
             case "--live-only": workload = false; memory = false; codec = false; search = false
             case "--no-search": search = false
             case "--search-only": workload = false; memory = false; codec = false; live = false
+            case "--migration": migration = true
+            case "--migration-only": migration = true; workload = false; memory = false; codec = false; live = false; search = false
             case "-h", "--help": Output.note(usage); return
             default:
                 guard let value = Int(argument), value >= 10 else { throw BenchmarkError(usage) }
@@ -116,6 +125,11 @@ struct DocStoreBench {
             let result = try SearchBenchmark.run(n: n, directory: directory, timeMode: timeMode)
             for line in result.lines { Output.line(line) }
             searchResult = result
+        if migration {
+            Output.line("# migration \(DocStoreWay.name)")
+            let figures = try MigrationBenchmark.run(in: directory)
+            Output.note("")
+            Output.note(MigrationBenchmark.summary(figures))
         }
         var memoryRatio: Double?
         if memory {

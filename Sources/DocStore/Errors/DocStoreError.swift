@@ -97,6 +97,12 @@ public enum DocStoreError: Error, Sendable {
     case numericOverflow(collection: String, field: String?, key: DocumentKey?, reason: String)
     /// The store was closed with ``DocumentStore/close()``; open it again to use it.
     case storeClosed(path: String)
+    /// The store has run migrations that the ``DocumentMigrator`` given does not
+    /// register: a newer version of the app migrated it. Nothing was changed.
+    case unknownMigrations(path: String, names: [String])
+    /// A ``DocumentMigrator`` that can't run as registered: two steps with one
+    /// name, an empty name, or a target step that isn't registered.
+    case invalidMigration(name: String, reason: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
 }
@@ -176,6 +182,11 @@ extension DocStoreError: CustomStringConvertible {
             return "number overflow\(field.map { " in field \($0)" } ?? "")\(key.map { " of document \($0)" } ?? "") in collection \(Self.name(collection)): \(reason); nothing was changed"
         case let .storeClosed(path):
             return "the store \(path) was closed (close()); open it again to use it"
+        case let .unknownMigrations(path, names):
+            let list = names.map { Self.name($0) }.joined(separator: ", ")
+            return "the store \(path) has run migration\(names.count == 1 ? "" : "s") \(list) that this code does not register: a newer version of the app migrated it; open it with that version, or register the migration\(names.count == 1 ? "" : "s") again (nothing was changed)"
+        case let .invalidMigration(name, reason):
+            return "migration \(Self.name(name)): \(reason)"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

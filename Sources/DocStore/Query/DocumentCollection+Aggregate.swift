@@ -16,6 +16,7 @@ extension DocumentCollection {
     /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` when an
     ///   integer sum overflows 64 bits.
     public func aggregate(_ query: DocumentQuery, _ aggregate: Aggregate) throws -> JSONValue {
+        warnAboutUnknownFields(query.namedPaths + (aggregate.field.map { [$0] } ?? []))
         var rows: [JSONValue] = []
         var result: JSONValue?
         do {

@@ -5,7 +5,8 @@ extension DocumentCollection {
     /// included), in one statement. Returns how many were deleted.
     @discardableResult
     public func delete(_ query: DocumentQuery) throws -> Int {
-        try access {
+        warnAboutUnknownFields(query.namedPaths)
+        return try access {
             try store.writeAccess { db in
                 let compiled = try queryCompiler(in: db).delete(query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
@@ -45,6 +46,7 @@ extension DocumentCollection {
     @discardableResult
     public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) throws -> Int {
         if updates.isEmpty { return 0 }
+        warnAboutUnknownFields(query.namedPaths + updates.compactMap { update -> FieldPath? in if case .increment(let path, _) = update { path } else { nil } })
         // A value set at `a.b` sits inside the document and `a`: its own nesting
         // gets what the path leaves of the limit.
         for case .set(let path, let value) in updates

@@ -19,6 +19,7 @@ extension DocumentCollection {
     /// Calls `body` with each document the query selects, in order, streaming: one
     /// statement, one document in memory at a time. `body` may run other reads.
     public func forEach(_ query: DocumentQuery, _ body: (Model) throws -> Void) throws {
+        warnAboutUnknownFields(query.namedPaths)
         try readRows(cached: false, { try $0.documents(query) }) { statement, info in
             let key = statement.key(at: 0, kind: info.keyKind)
             try body(try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key))
@@ -34,6 +35,7 @@ extension DocumentCollection {
 
     /// The number of documents the query selects (its limit and offset applied).
     public func count(_ query: DocumentQuery) throws -> Int {
+        warnAboutUnknownFields(query.namedPaths)
         var count = 0
         try readRows({ try $0.count(query) }) { statement, _ in count = Int(statement.int64(at: 0)) }
         return count
@@ -46,6 +48,7 @@ extension DocumentCollection {
 
     /// The keys of the documents the query selects, in its order.
     public func keys(_ query: DocumentQuery) throws -> [DocumentKey] {
+        warnAboutUnknownFields(query.namedPaths)
         var keys: [DocumentKey] = []
         try readRows({ try $0.keys(query) }) { statement, info in keys.append(statement.key(at: 0, kind: info.keyKind)) }
         return keys
@@ -57,6 +60,7 @@ extension DocumentCollection {
     ///     try players.select(query, fields: [FieldPath("lastName"), FieldPath("number")])
     ///     // [["Pedroia", 15], ["Ortiz", 34]]
     public func select(_ query: DocumentQuery, fields: [FieldPath]) throws -> [[JSONValue]] {
+        warnAboutUnknownFields(query.namedPaths + fields)
         var rows: [[JSONValue]] = []
         try readRows({ try $0.fields(fields, query) }) { statement, info in
             let key = statement.key(at: 0, kind: info.keyKind)

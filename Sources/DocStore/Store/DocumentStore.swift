@@ -38,6 +38,8 @@ public final class DocumentStore: Sendable {
     let changeTracker = ChangeTracker()
     /// The threads that run async callers' SQLite work (see ``DatabaseExecutor``).
     let executor: DatabaseExecutor
+    /// Field samples for warnings about unknown fields (see ``fieldWarningHandler``).
+    let fieldSamples = FieldSampleCache()
     /// Polls for other processes' commits when asked (see ``otherProcessPollingInterval``).
     let otherProcessMonitor = OtherProcessMonitor()
     /// Fetches run and results yielded by live queries, and change sets yielded

@@ -217,6 +217,10 @@ final class PostgresBackend: REPLBackend {
         return try Self.wait { try await collection.indexes() }
     }
 
+    func changeField(_ name: String, _ change: FieldChangeCommand) throws -> FieldChangeSummary {
+        throw Self.notYet("field changes")
+    }
+
     func createSearchIndex(_ name: String, on fields: [FieldPath]) throws -> SearchIndexInfo {
         throw Self.notYet("search indexes")
     }
@@ -238,9 +242,9 @@ final class PostgresBackend: REPLBackend {
 
     func sample(_ name: String, size: Int) throws -> FieldSample {
         let collection = collection(name)
-        let documents = try Self.wait { () async throws -> [JSONValue] in
+        let (documents, every) = try Self.wait { () async throws -> ([JSONValue], Bool) in
             let keys = try await collection.keys(DocumentQuery())
-            if keys.count <= size { return try await collection.fetch(DocumentQuery()) }
+            if keys.count <= size { return (try await collection.fetch(DocumentQuery()), true) }
             let step = Double(keys.count) / Double(size)
             var picked: [JSONValue] = []
             for index in 0..<size {
@@ -248,9 +252,10 @@ final class PostgresBackend: REPLBackend {
                     picked.append(document)
                 }
             }
-            return picked
+            return (picked, false)
         }
         var sample = FieldSample()
+        sample.sampledEveryDocument = every
         for document in documents { sample.add(document) }
         return sample
     }

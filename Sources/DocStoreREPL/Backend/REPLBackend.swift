@@ -60,6 +60,9 @@ protocol REPLBackend: AnyObject {
     func createIndex(_ collection: String, on fields: [FieldPath], unique: Bool) throws -> IndexInfo
     func dropIndex(_ collection: String, on fields: [FieldPath]) throws -> Bool
     func indexes(_ collection: String) throws -> [IndexInfo]
+    /// A field change on every document of the collection (rename, copy,
+    /// remove, default), its indexes following.
+    func changeField(_ collection: String, _ change: FieldChangeCommand) throws -> FieldChangeSummary
     /// Full-text search indexes: made, dropped, listed, rebuilt (returns how many).
     func createSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> SearchIndexInfo
     func dropSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> Bool

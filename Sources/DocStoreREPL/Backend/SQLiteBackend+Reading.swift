@@ -1,39 +1,12 @@
 import DocStore
 
 extension SQLiteBackend {
-    /// The sample of `collection`: every document of a small collection; of a
-    /// larger one, documents spread evenly over its keys, so fields that only
-    /// later documents have (columns empty in a CSV's first rows) are seen too.
+    /// The sample of `collection` (``DocumentCollection/sampleFields(size:)``,
+    /// shared with the library's field warnings): every document of a small
+    /// collection, of a larger one documents spread evenly over its keys, damaged
+    /// ones left out and counted.
     func sample(_ collection: String, size: Int) throws -> FieldSample {
-        let documents = store.collection(named: collection)
-        var sample = FieldSample()
-        do {
-            try add(documents, size: size, excluding: [], to: &sample)
-        } catch DocStoreError.corruptDocument {
-            // One damaged document must not hide the others' fields: sample around
-            // them (found by a scan, only now that there are some).
-            let damaged = Set(try documents.damagedDocuments().compactMap { error -> DocumentKey? in
-                if case .corruptDocument(_, let key, _) = error { key } else { nil }
-            })
-            sample = FieldSample()
-            sample.damagedSkipped = damaged.count
-            try add(documents, size: size, excluding: damaged, to: &sample)
-        }
-        return sample
-    }
-
-    private func add(_ documents: DocumentCollection<JSONValue>, size: Int, excluding damaged: Set<DocumentKey>,
-                     to sample: inout FieldSample) throws {
-        let keys = try documents.keys().filter { !damaged.contains($0) }
-        let picked: [DocumentKey]
-        if keys.count <= size {
-            guard !damaged.isEmpty else { return try documents.forEach { sample.add($0) } }
-            picked = keys
-        } else {
-            let step = Double(keys.count) / Double(size)
-            picked = (0..<size).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
-        }
-        for document in try documents.get(picked) { sample.add(document) }
+        try store.collection(named: collection).sampleFields(size: size)
     }
 
     /// The result of `command` as a stream, for the commands whose results can be

@@ -118,6 +118,16 @@ final class SQLiteBackend: REPLBackend {
         try store.collection(named: collection).indexes()
     }
 
+    func changeField(_ collection: String, _ change: FieldChangeCommand) throws -> FieldChangeSummary {
+        let documents = store.collection(named: collection)
+        switch change {
+        case .rename(let old, let new): return try documents.renameField(old, to: new)
+        case .copy(let source, let target): return try documents.copyField(source, to: target)
+        case .remove(let path): return try documents.removeField(path)
+        case .setDefault(let path, let value): return try documents.setDefault(path, to: value)
+        }
+    }
+
     func createSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> SearchIndexInfo {
         try store.collection(named: collection).createSearchIndex(on: fields)
     }

@@ -74,6 +74,8 @@ final class CommandRunner {
             let dropped = try backend.dropIndex(name, on: fields)
             return .message(dropped ? "dropped the index on \(fields.map(\.description).joined(separator: ", "))"
                 : "no index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
+        case .changeField(let name, let change):
+            return .message(try backend.changeField(name, change).description)
         case .indexes(let name):
             let indexes: [[JSONValue?]] = try backend.indexes(name).map { index in
                 [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(index.isUnique), .string("index")]
@@ -265,6 +267,10 @@ final class CommandRunner {
         case .createSearchIndex: "createSearchIndex"
         case .dropSearchIndex: "dropSearchIndex"
         case .rebuildSearchIndexes: "rebuildSearchIndexes"
+        case .changeField(_, .rename): "renameField"
+        case .changeField(_, .copy): "copyField"
+        case .changeField(_, .remove): "removeField"
+        case .changeField(_, .setDefault): "setDefault"
         case .importFile: ".import"
         case .drop: ".drop"
         case .repair: ".repair"

@@ -1,43 +1,5 @@
 import DocStore
 
-/// The fields of a collection, learnt from a sample of its documents: every path
-/// to a member (objects are walked into; arrays are not), the JSON types seen at
-/// each, and in how many sampled documents.
-struct FieldSample: Sendable {
-    var sampled = 0
-    /// Damaged documents (not valid JSON) left out of the sample: `.check` lists them.
-    var damagedSkipped = 0
-    var fields: [FieldPath: (types: Set<String>, documents: Int)] = [:]
-    /// Paths in the order they were first seen, so `.schema` follows the documents.
-    var order: [FieldPath] = []
-
-    mutating func add(_ document: JSONValue) {
-        sampled += 1
-        var seen: Set<FieldPath> = []
-        walk(document, at: .root, seen: &seen)
-    }
-
-    private mutating func walk(_ value: JSONValue, at path: FieldPath, seen: inout Set<FieldPath>) {
-        guard case .object(let members) = value else { return }
-        for (key, member) in members {
-            let memberPath = path.appending(key)
-            let type = Self.typeName(member)
-            if fields[memberPath] == nil { order.append(memberPath) }
-            var entry = fields[memberPath] ?? ([], 0)
-            entry.types.insert(type)
-            if seen.insert(memberPath).inserted { entry.documents += 1 }
-            fields[memberPath] = entry
-            walk(member, at: memberPath, seen: &seen)
-        }
-    }
-
-    /// `JSONValue.typeName`, with both booleans as `boolean`.
-    static func typeName(_ value: JSONValue) -> String {
-        if case .bool = value { return "boolean" }
-        return value.typeName
-    }
-}
-
 /// The store's schema as the parser and the completer see it, sampled lazily per
 /// collection and cached until the next write, this session's or another
 /// process's.
@@ -48,6 +10,7 @@ final class StoreSchema: SchemaProvider {
     let sampleSize: Int
     private var names: [String]?
     private var samples: [String: FieldSample] = [:]
+    private var indexed: [String: [FieldPath]] = [:]
     /// The store's count of other processes' commits when the cache was filled.
     private var changesByOthers: Int64?
 
@@ -65,6 +28,7 @@ final class StoreSchema: SchemaProvider {
     func invalidate() {
         names = nil
         samples = [:]
+        indexed = [:]
     }
 
     /// Forgets what was sampled when another process has committed since.
@@ -88,6 +52,19 @@ final class StoreSchema: SchemaProvider {
 
     func fieldTypes(in collection: String) -> [FieldPath: Set<String>] {
         (try? sample(collection))?.fields.mapValues(\.types) ?? [:]
+    }
+
+    func indexedFields(in collection: String) -> [FieldPath] {
+        forgetChangesByOthers()
+        if let cached = indexed[collection] { return cached }
+        // A store that can't list indexes offers none; the command reports its error.
+        let fields = ((try? backend.indexes(collection)) ?? []).flatMap(\.fields)
+        indexed[collection] = fields
+        return fields
+    }
+
+    func sampledEveryDocument(in collection: String) -> Bool {
+        (try? sample(collection))?.sampledEveryDocument ?? false
     }
 
     /// The sample of `collection`, reading it when not cached (see

@@ -13,6 +13,7 @@ extension CommandParser {
         "min", "max", "sum", "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
         "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
         "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes",
+        "renameField", "copyField", "removeField", "setDefault",
     ]
 
     mutating func chain(collection name: String, firstMethod: Token) throws(REPLSyntaxError) -> REPLCommand {
@@ -131,7 +132,8 @@ extension CommandParser {
                 try emptyArguments()
                 action = .explain
             case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
-                 "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes":
+                 "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes",
+                 "renameField", "copyField", "removeField", "setDefault":
                 throw REPLSyntaxError(".\(method) works on the collection itself: \(name).\(method)(…), not after a query", at: methodToken.location)
             default:
                 var message = "unknown method '\(method)'"

@@ -191,22 +191,17 @@ extension CommandParser {
         return FieldPath(components)
     }
 
-    /// Warns about a field that no sampled document of the collection has,
-    /// suggesting the closest field that exists. Only a warning: sampling can't
-    /// prove a field absent, and `$0.nickname == nil` on a missing field is valid.
+    /// Warns about a field that no sampled document of the collection has and no
+    /// index is on, suggesting the closest field that exists (`FieldWarning`).
+    /// Only a warning: sampling can't prove a field absent, and
+    /// `$0.nickname == nil` on a missing field is valid.
     mutating func checkField(_ path: FieldPath, at location: SourceLocation) {
         guard let collection, !path.components.isEmpty else { return }
-        let known = schema.fieldTypes(in: collection)
-        guard !known.isEmpty else { return }
-        // Compare the named part of the path, before any array position.
-        let named = FieldPath(Array(path.components.prefix { if case .key = $0 { true } else { false } }))
-        if named.components.isEmpty || known[named] != nil { return }
-        if known.keys.contains(where: { $0.components.starts(with: named.components) }) { return }
-        var message = "no sampled document in \(DocumentKeyQuoting.quoted(collection)) has the field \(named)"
-        if let suggestion = NameSuggestion.closest(to: named.description, in: known.keys.map(\.description)) {
-            message += "; did you mean \(suggestion)?"
+        if let warning = FieldWarning.check(path, collection: collection, knownFields: schema.fieldTypes(in: collection).keys,
+                                            indexedFields: schema.indexedFields(in: collection),
+                                            sampledEveryDocument: schema.sampledEveryDocument(in: collection)) {
+            warnings.append(REPLSyntaxError(warning.description, at: location))
         }
-        warnings.append(REPLSyntaxError(message, at: location))
     }
 
     /// `({…})` or `([{…}, {…}])`: JSON documents, parsed by jansson (so the text

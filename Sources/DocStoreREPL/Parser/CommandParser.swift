@@ -152,6 +152,9 @@ public struct CommandParser {
         case "rebuildSearchIndexes":
             try emptyArguments()
             command = .rebuildSearchIndexes(collection: name)
+        case _ where Self.fieldChangeMethods.contains(method):
+            try checkCollectionExists(name, at: start.location)
+            command = .changeField(collection: name, try fieldChange(method))
         default:
             try checkCollectionExists(name, at: start.location)
             command = try chain(collection: name, firstMethod: methodToken)

@@ -1,3 +1,4 @@
+import DocStore
 import Foundation
 
 /// Dot-commands: `.collections`, `.schema players`, `.import people People.csv`…

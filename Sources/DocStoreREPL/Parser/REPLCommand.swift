@@ -68,6 +68,9 @@ public enum REPLCommand: Hashable, Sendable {
     case dropSearchIndex(collection: String, fields: [FieldPath])
     /// `coll.rebuildSearchIndexes()`
     case rebuildSearchIndexes(collection: String)
+    /// `coll.renameField("old", to: "new")`, `copyField`, `removeField`,
+    /// `setDefault`: one field change on every document.
+    case changeField(collection: String, FieldChangeCommand)
     /// `.collections`
     case collections
     /// `.schema coll`
@@ -116,7 +119,7 @@ public enum REPLCommand: Hashable, Sendable {
     /// Whether the command changes the store (refused on a read-only store).
     public var writes: Bool {
         switch self {
-        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .importFile, .drop, .repair,
+        case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .changeField, .importFile, .drop, .repair,
              .createSearchIndex, .dropSearchIndex, .rebuildSearchIndexes: true
         case .exportQuery(_, let query): query.writes
         case .query(_, _, .delete), .query(_, _, .update): true

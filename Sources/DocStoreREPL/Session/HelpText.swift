@@ -72,5 +72,9 @@ enum HelpText {
           coll.dropIndex(\\.a)   coll.indexes()   .explain QUERY
           coll.createSearchIndex(\\.text)  dropSearchIndex(\\.text)  rebuildSearchIndexes()   full-text search
               ….sorted(byRelevanceTo: "home run")   best matches first (bm25)
+        Changing every document's fields (a model that evolved; FIELD: "name" or \\.a.b):
+          coll.renameField("nickName", to: "nickname")   indexes on the field follow it
+          coll.copyField(FIELD, to: FIELD)   coll.removeField(FIELD) (drops its indexes)
+          coll.setDefault(FIELD, VALUE)                where the field is missing or null
         """
 }

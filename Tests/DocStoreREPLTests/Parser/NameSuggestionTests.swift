@@ -1,3 +1,4 @@
+import DocStore
 import Testing
 @testable import DocStoreREPL
 

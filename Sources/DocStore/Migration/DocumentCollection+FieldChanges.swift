@@ -1,0 +1,212 @@
+import GRDB
+
+/// Field changes for models that evolve: each rewrites the documents it concerns
+/// in one `UPDATE` statement, without decoding them, and keeps the indexes in
+/// step. All or nothing: when a document can't be changed, none is, and the
+/// error names it. Inside a ``DocumentMigrator`` step they run in the step's
+/// transaction (see ``MigrationCollection``).
+extension DocumentCollection {
+    /// Renames a field in every document that has it (null values included).
+    /// An index on the field, or on a field inside it, follows it: it is dropped
+    /// and created again on the new path, in the same transaction.
+    ///
+    ///     try players.renameField(FieldPath("nickName"), to: FieldPath("nickname"))
+    ///
+    /// - Throws: ``DocStoreError/invalidUpdate(collection:field:key:reason:)`` naming
+    ///   the first document that has both fields (renaming would overwrite one), or
+    ///   whose new path goes through a value that is not an object;
+    ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` for paths that
+    ///   overlap, the key `id`, array positions in `new`, or names SQLite's JSON
+    ///   paths can't spell. Nothing is changed then.
+    @discardableResult
+    public func renameField(_ old: FieldPath, to new: FieldPath) throws -> FieldChangeSummary {
+        try checkMove(from: old, to: new)
+        let change = "rename \(old) to \(new)"
+        return try changingFields(change) { db, info, compiler in
+            var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
+            if let info { try refuseOverwrites(moving: old, to: new, info: info, compiler: compiler, in: db) }
+            let following = try Catalog.indexes(of: name, in: db).filter { index in
+                index.fields.contains { $0.components.starts(with: old.components) }
+            }
+            // Dropped before the update, so SQLite doesn't maintain what goes anyway.
+            for index in following { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index.name))") }
+            if let info {
+                summary.documentsChanged = try runFieldChange(compiler.renameField(old, to: new), paths: [old, new], info: info, in: db)
+            }
+            for index in following {
+                var moved = index
+                moved.fields = index.fields.map { field in
+                    guard field.components.starts(with: old.components) else { return field }
+                    return FieldPath(new.components + field.components.dropFirst(old.components.count))
+                }
+                if try Catalog.indexes(of: name, in: db).contains(where: { $0.name != index.name && $0.fields == moved.fields }) {
+                    try Catalog.dropIndex(named: index.name, in: db)
+                    summary.droppedIndexes.append(index)
+                    continue
+                }
+                try Catalog.updateIndexFields(named: index.name, to: moved.fields, in: db)
+                if info != nil { try diagnosingDamage(in: db) { try db.execute(sql: try IndexSQL.create(moved)) } }
+                summary.movedIndexes.append(moved)
+            }
+            return summary
+        }
+    }
+
+    /// Copies a field to a new path in every document that has it. Indexes are
+    /// unchanged.
+    ///
+    /// - Throws: as ``renameField(_:to:)``.
+    @discardableResult
+    public func copyField(_ source: FieldPath, to target: FieldPath) throws -> FieldChangeSummary {
+        try checkMove(from: source, to: target)
+        let change = "copy \(source) to \(target)"
+        return try changingFields(change) { db, info, compiler in
+            var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
+            guard let info else { return summary }
+            try refuseOverwrites(moving: source, to: target, info: info, compiler: compiler, in: db)
+            summary.documentsChanged = try runFieldChange(compiler.copyField(source, to: target), paths: [target], info: info, in: db)
+            return summary
+        }
+    }
+
+    /// Removes a field from every document that has it. Indexes on the field (or
+    /// on a field inside it) are dropped, and listed in the summary.
+    ///
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` for the
+    ///   key `id` or names SQLite's JSON paths can't spell.
+    @discardableResult
+    public func removeField(_ path: FieldPath) throws -> FieldChangeSummary {
+        try checkNotKey(path)
+        let change = "remove \(path)"
+        return try changingFields(change) { db, info, compiler in
+            var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
+            for index in try Catalog.indexes(of: name, in: db)
+            where index.fields.contains(where: { $0.components.starts(with: path.components) }) {
+                try Catalog.dropIndex(named: index.name, in: db)
+                summary.droppedIndexes.append(index)
+            }
+            guard let info else { return summary }
+            summary.documentsChanged = try runFieldChange(compiler.removeField(path), paths: [path], info: info, in: db)
+            return summary
+        }
+    }
+
+    /// Sets a field to `value` in every document where it is missing or null (both
+    /// are `nil` to Swift), so that a new non-optional property decodes.
+    ///
+    /// - Throws: ``DocStoreError/invalidUpdate(collection:field:key:reason:)`` naming
+    ///   the first document whose path goes through a value that is not an object;
+    ///   ``DocStoreError/uniqueConstraint(collection:fields:key:)`` when a unique
+    ///   index refuses the value; ``DocStoreError/invalidQuery(collection:field:reason:)``
+    ///   as ``renameField(_:to:)``.
+    @discardableResult
+    public func setDefault(_ path: FieldPath, to value: JSONValue) throws -> FieldChangeSummary {
+        try checkTarget(path)
+        if DocumentCodec.nests(value, deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
+            throw DocStoreError.nestingTooDeep(collection: name, key: nil, limit: DocumentStore.maximumNestingDepth)
+        }
+        if let number = value.numberValue, !number.isFinite {
+            throw DocStoreError.invalidQuery(collection: name, field: path.description, reason: "a default needs a finite number (JSON has no NaN or infinity)")
+        }
+        let change = "set \(path) where missing to \(String(decoding: DocumentCodec.serialize(value), as: UTF8.self))"
+        return try changingFields(change) { db, info, compiler in
+            var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
+            guard let info else { return summary }
+            try refuseBlockedParents(writing: path, where: .isNull(path), info: info, compiler: compiler, in: db)
+            summary.documentsChanged = try runFieldChange(compiler.setDefault(path, value), paths: [path], info: info, in: db)
+            return summary
+        }
+    }
+
+    // MARK: Shared steps
+
+    /// Runs a field change in one transaction (a savepoint inside another), with
+    /// the collection's entry (nil when it doesn't exist yet) and its compiler.
+    func changingFields(_ change: String, _ body: (Database, CollectionInfo?, QueryCompiler) throws -> FieldChangeSummary) throws -> FieldChangeSummary {
+        try access {
+            try store.writeAccess { db in
+                try store.withinTransaction(db) {
+                    try body(db, try store.knownCollection(named: name, in: db), queryCompiler(in: db))
+                }
+            }
+        }
+    }
+
+    /// Runs one compiled field change and returns how many documents it changed,
+    /// recording them for observers of the collection.
+    func runFieldChange(_ compiled: SQLFragment, paths: [FieldPath], info: CollectionInfo, in db: Database) throws -> Int {
+        do {
+            guard store.changeTracker.isObserved(name) else {
+                try run(compiled, in: db)
+                return db.changesCount
+            }
+            var updated: [RecordedWrite] = []
+            try run(compiled + " RETURNING key, body", in: db) { row in
+                updated.append(RecordedWrite(collection: name, kind: .update, key: row.key(at: 0, kind: info.keyKind),
+                                             old: .unknown, new: .stored(Array(row.bytes(at: 1))), changedPaths: paths))
+            }
+            for write in updated { store.changeTracker.record(write, in: db) }
+            return updated.count
+        } catch let failure as SQLiteFailure where failure.isUniqueViolation {
+            throw uniqueViolation(failure, key: nil, in: db)
+        }
+    }
+
+    /// Refuses a rename or copy that would overwrite a value, or write through one
+    /// that is not an object.
+    private func refuseOverwrites(moving source: FieldPath, to target: FieldPath, info: CollectionInfo,
+                                  compiler: QueryCompiler, in db: Database) throws {
+        if let key = try firstMatchingKey(compiler.firstKey(where: .and([.exists(source), .exists(target)])), info: info, in: db) {
+            throw DocStoreError.invalidUpdate(
+                collection: name, field: target.description, key: key,
+                reason: "the document has both \(source) and \(target), and moving one onto the other would lose a value; remove or merge one of them first")
+        }
+        try refuseBlockedParents(writing: target, where: .exists(source), info: info, compiler: compiler, in: db)
+    }
+
+    private func refuseBlockedParents(writing target: FieldPath, where condition: Condition, info: CollectionInfo,
+                                      compiler: QueryCompiler, in db: Database) throws {
+        guard let query = try compiler.firstBlockedKey(writing: target, where: condition),
+              let key = try firstMatchingKey(query, info: info, in: db) else { return }
+        throw DocStoreError.invalidUpdate(
+            collection: name, field: target.description, key: key,
+            reason: "a field on the way to \(target) holds a value that is not an object, so \(target) can't be written there")
+    }
+
+    private func firstMatchingKey(_ compiled: SQLFragment, info: CollectionInfo, in db: Database) throws -> DocumentKey? {
+        var key: DocumentKey?
+        try run(compiled, in: db) { key = $0.key(at: 0, kind: info.keyKind) }
+        return key
+    }
+
+    /// A rename or copy needs two distinct paths, neither inside the other.
+    private func checkMove(from source: FieldPath, to target: FieldPath) throws {
+        try checkNotKey(source)
+        try checkTarget(target)
+        if source.components.starts(with: target.components) || target.components.starts(with: source.components) {
+            throw DocStoreError.invalidQuery(collection: name, field: target.description,
+                                             reason: "\(source) and \(target) overlap (one is the other, or inside it)")
+        }
+    }
+
+    /// A field written by a change: member names only (a position past an array's
+    /// end would be silently ignored by SQLite), and never the key.
+    func checkTarget(_ path: FieldPath) throws {
+        try checkNotKey(path)
+        if path.components.contains(where: { if case .index = $0 { true } else { false } }) {
+            throw DocStoreError.invalidQuery(collection: name, field: path.description,
+                                             reason: "a field change writes members by name, not array positions")
+        }
+    }
+
+    /// The `id` of a keyed collection is the document's key, which never changes.
+    func checkNotKey(_ path: FieldPath) throws {
+        guard !path.components.isEmpty else {
+            throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "a field change needs a field, not the whole document")
+        }
+        if keyOf != nil, path.components.first == .key("id") {
+            throw DocStoreError.invalidQuery(collection: name, field: path.description,
+                                             reason: "the id is the document's key, which a field change never changes")
+        }
+    }
+}

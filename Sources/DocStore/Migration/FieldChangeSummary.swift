@@ -1,0 +1,29 @@
+/// What one field change of a migration did: how many documents it rewrote, and
+/// what became of the indexes on the fields it moved or removed.
+public struct FieldChangeSummary: Sendable, Hashable {
+    /// The collection changed.
+    public var collection: String
+    /// The change, in words: `rename nickName to nickname`.
+    public var change: String
+    /// How many documents were rewritten.
+    public var documentsChanged: Int
+    /// Indexes that followed a renamed field, as they are now (same name, new fields).
+    public var movedIndexes: [IndexInfo] = []
+    /// Indexes dropped because they were on a removed field, or because an index
+    /// on the renamed field's new path existed already.
+    public var droppedIndexes: [IndexInfo] = []
+}
+
+extension FieldChangeSummary: CustomStringConvertible {
+    /// `players: rename nickName to nickname: 3 documents; index docstore_ix_1 now on (nickname)`.
+    public var description: String {
+        var text = "\(DocumentKey.quoted(collection)): \(change): \(documentsChanged) document\(documentsChanged == 1 ? "" : "s")"
+        for index in movedIndexes {
+            text += "; index \(index.name) now on (\(index.fields.map(\.description).joined(separator: ", ")))"
+        }
+        for index in droppedIndexes {
+            text += "; dropped index \(index.name) on (\(index.fields.map(\.description).joined(separator: ", ")))"
+        }
+        return text
+    }
+}
