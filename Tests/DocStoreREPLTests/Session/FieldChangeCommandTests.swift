@@ -65,7 +65,7 @@ struct FieldChangeCommandTests {
             #""teams": remove name: 3 documents"#,
         ])
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == #"{"name":"docstore_ix_1","fields":"nickname","unique":false}"#)
+        #expect(lines.first == #"{"name":"docstore_ix_1","fields":"nickname","unique":false,"kind":"index"}"#)
         #expect(lines.contains { $0.contains("SEARCH teams USING INDEX docstore_ix_1") }, "the query on the new path uses the index: \(result.stdout)")
         // The documents, read back by a real JSON parser.
         let documents = try lines.suffix(3).map { line in
