@@ -14,12 +14,23 @@ struct PostgresImportDestination: ImportDestination {
     }
 
     func write(_ collection: String, _ body: (any ImportTarget) throws -> Void) throws {
-        let store = store
+        try PostgresBackend.inHeldTransaction(of: store) { held in
+            try body(PostgresImportTarget(held: held, collection: collection))
+        }
+    }
+}
+
+extension PostgresBackend {
+    /// Runs `body` with one transaction of `store` held open across its calls
+    /// (``HeldTransaction``), committed when `body` returns and rolled back when
+    /// it throws (a server error as a ``PostgresFailure`` naming what failed).
+    static func inHeldTransaction(of store: PostgresDocumentStore,
+                                  _ body: (HeldTransaction<PostgresTransaction>) throws -> Void) throws {
         let held = HeldTransaction<PostgresTransaction> { work in
             try await store.transaction { try await work($0) }
         }
         do {
-            try body(PostgresImportTarget(held: held, collection: collection))
+            try body(held)
             try held.commit()
         } catch let error as PostgresStoreError {
             held.rollBack()

@@ -33,19 +33,8 @@ extension PostgresBackend: CopyEndpoint {
     }
 
     func writeCollection(_ collection: String, _ body: (any CollectionWriter) throws -> Void) throws {
-        let store = store
-        let held = HeldTransaction<PostgresTransaction> { work in
-            try await store.transaction { try await work($0) }
-        }
-        do {
+        try Self.inHeldTransaction(of: store) { held in
             try body(PostgresCollectionWriter(held: held, collection: collection))
-            try held.commit()
-        } catch let error as PostgresStoreError {
-            held.rollBack()
-            throw PostgresFailure(error)
-        } catch {
-            held.rollBack()
-            throw error
         }
     }
 
