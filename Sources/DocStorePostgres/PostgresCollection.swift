@@ -39,10 +39,52 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         }
     }
 
+    /// Documents per statement when many are inserted: one round trip per
+    /// batch rather than per document.
+    public static var insertBatchSize: Int { 1_000 }
+
+    /// Inserts in batches of ``insertBatchSize``, each in a savepoint; a batch
+    /// that fails is undone and inserted document by document, so that the
+    /// error names the document (a taken key, a unique index).
     private func insertEach(_ models: [Model]) async throws -> [DocumentKey] {
-        var keys: [DocumentKey] = []
-        for model in models { keys.append(try await insert(model)) }
-        return keys
+        guard models.count > 1, let transaction else {
+            var keys: [DocumentKey] = []
+            for model in models { keys.append(try await insert(model)) }
+            return keys
+        }
+        var documents: [(key: DocumentKey, json: String)] = []
+        documents.reserveCapacity(models.count)
+        for model in models { documents.append(try await prepared(model)) }
+        guard let kind = keyKind() else { return [] }  // prepared() created the collection
+        for start in stride(from: 0, to: documents.count, by: Self.insertBatchSize) {
+            let batch = documents[start..<min(start + Self.insertBatchSize, documents.count)]
+            do {
+                try await transaction.savepoint { try await insertBatch(batch, kind: kind) }
+            } catch {
+                for (key, json) in batch {
+                    try await mappingUniqueViolation {
+                        try await session.rows(PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
+                    }
+                }
+            }
+        }
+        return documents.map(\.key)
+    }
+
+    private func insertBatch(_ batch: ArraySlice<(key: DocumentKey, json: String)>, kind: KeyKind) async throws {
+        var integers: [Int64] = [], texts: [String] = []
+        for (key, _) in batch {
+            switch (kind, key.binding) {
+            case (.integer, .integer(let integer)): integers.append(integer)
+            case (.string, .text(let text)), (.uuid, .text(let text)): texts.append(text)
+            default:  // checkedKey made every key of the collection's kind
+                throw DocStoreError.missingKey(collection: name, reason: "key \(key) is not of the collection's kind (\(kind))")
+            }
+        }
+        var binds = PostgresBindings(capacity: 2)
+        if kind == .integer { binds.append(integers) } else { binds.append(texts) }
+        binds.append(batch.map(\.json))
+        try await session.rows(PostgresStoreSQL.insertMany(name, keyKind: kind), binds: binds, collection: name)
     }
 
     /// Inserts the document, or replaces the one stored under its key.

@@ -17,7 +17,14 @@ enum PostgresSession: Sendable {
     /// Runs a statement and collects its rows.
     @discardableResult
     func rows(_ sql: String, _ bindings: [SQLBinding], collection: String?, key: DocumentKey? = nil) async throws -> [PostgresRow] {
-        let query = PostgresQuery(unsafeSQL: sql, binds: try Self.binds(bindings))
+        try await rows(sql, binds: try Self.binds(bindings), collection: collection, key: key)
+    }
+
+    /// Runs a statement with postgres-nio's bindings (arrays, for batches) and
+    /// collects its rows.
+    @discardableResult
+    func rows(_ sql: String, binds: PostgresBindings, collection: String?, key: DocumentKey? = nil) async throws -> [PostgresRow] {
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
         do {
             let sequence: PostgresRowSequence
             switch self {

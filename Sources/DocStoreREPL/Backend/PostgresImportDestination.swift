@@ -66,7 +66,10 @@ final class PostgresImportTarget: ImportTarget {
                 let target = transaction.collection(named: collection)
                 return try await transaction.savepoint {
                     var keys = GeneratedKeys(collection: target, next: start)
-                    for document in documents { try await target.insert(try await keys.keyed(document)) }
+                    var keyed: [JSONValue] = []
+                    keyed.reserveCapacity(documents.count)
+                    for document in documents { keyed.append(try await keys.keyed(document)) }
+                    try await target.insert(contentsOf: keyed)
                     return keys.next
                 }
             }

@@ -75,7 +75,7 @@ struct PostgresCollectionWriter: CollectionWriter {
         let documents = documents.map { KeyedBody(id: $0.key, body: $0.document) }
         try run { transaction in
             let target = transaction.collection(KeyedBody.self, named: collection)
-            for document in documents { try await target.insert(document) }
+            try await target.insert(contentsOf: documents)
         }
     }
 

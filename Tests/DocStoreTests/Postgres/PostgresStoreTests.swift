@@ -111,6 +111,34 @@ extension PostgresTests {
             }
         }
 
+        /// Many documents go in batches (one statement per batch); a taken key in
+        /// a later batch is named, and undoes every batch.
+        @Test func aLargeInsertGoesInBatchesAndADuplicateIsNamed() async throws {
+            try await PostgresTests.withStore { store in
+                let count = PostgresCollection<Racer>.insertBatchSize * 2 + 7
+                let many = (1...count).map { Racer(id: $0, name: "R\($0)", number: $0 % 50, tags: []) }
+                let racers = store.collection(Racer.self, named: "racers")
+                #expect(try await racers.insert(contentsOf: many).count == count)
+                #expect(try await racers.count() == count)
+                #expect(try await racers.get(count) == many.last)
+                #expect(try await racers.filter { $0.number == 7 }.count() == many.filter { $0.number == 7 }.count)
+
+                let more = (count + 1...count + PostgresCollection<Racer>.insertBatchSize + 10).map {
+                    Racer(id: $0, name: "M\($0)", number: 1, tags: [])
+                } + [Racer(id: 3, name: "again", number: 1, tags: [])]
+                let duplicate = try await #require(throws: DocStoreError.self) { try await racers.insert(contentsOf: more) }
+                #expect(duplicate.description == DocStoreError.duplicateKey(collection: "racers", key: .integer(3)).description)
+                #expect(try await racers.count() == count, "nothing of the failed insert is kept")
+
+                // String keys go in batches too.
+                let names = store.collection(named: "names")
+                let documents: [JSONValue] = (0..<1_500).map { ["id": .string("k\($0)"), "n": .integer(Int64($0))] }
+                try await names.insert(contentsOf: documents)
+                #expect(try await names.count() == 1_500)
+                #expect(try await names.get("k1499")?["n"] == 1_499)
+            }
+        }
+
         @Test func aStringHoldingNULIsRefusedNamingCollectionKeyAndPath() async throws {
             try await PostgresTests.withStore { store in
                 let notes = store.collection(named: "notes")
