@@ -21,15 +21,25 @@ extension DocumentCollection where Model == JSONValue {
     }
 
     private func addSample(size: Int, excluding damaged: Set<DocumentKey>, to sample: inout FieldSample) throws {
-        let keys = try keys().filter { !damaged.contains($0) }
-        let picked: [DocumentKey]
-        if keys.count <= size {
+        let count = try self.count() - damaged.count
+        if count <= size {
             sample.sampledEveryDocument = true
             guard !damaged.isEmpty else { return try forEach { sample.add($0) } }
-            picked = keys
-        } else {
-            let step = Double(keys.count) / Double(size)
-            picked = (0..<size).map { keys[min(keys.count - 1, Int(Double($0) * step))] }
+            var picked: [DocumentKey] = []
+            try forEachKey { key in if !damaged.contains(key) { picked.append(key) } }
+            for document in try get(picked) { sample.add(document) }
+            return
+        }
+        // `size` keys spread evenly, read as the keys stream by: the sample's
+        // memory is its documents', not the collection's keys'.
+        let step = Double(count) / Double(size)
+        var picked: [DocumentKey] = []
+        picked.reserveCapacity(size)
+        var index = 0
+        try forEachKey { key in
+            guard !damaged.contains(key) else { return }
+            if picked.count < size, index == min(count - 1, Int(Double(picked.count) * step)) { picked.append(key) }
+            index += 1
         }
         for document in try get(picked) { sample.add(document) }
     }

@@ -135,14 +135,20 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
 
     /// The keys of all documents, in key order.
     public func keys() throws -> [DocumentKey] {
+        var keys: [DocumentKey] = []
+        try forEachKey { keys.append($0) }
+        return keys
+    }
+
+    /// Calls `body` with the key of every document, in key order, streaming (a
+    /// sample of a million documents holds none of their keys).
+    func forEachKey(_ body: (DocumentKey) throws -> Void) throws {
         try access {
             try store.readAccess { db in
-                guard let info = try store.knownCollection(named: name, in: db) else { return [] }
+                guard let info = try store.knownCollection(named: name, in: db) else { return }
                 let statement = try RawStatement(db, sql: sql.selectKeys)
                 defer { statement.finish() }
-                var keys: [DocumentKey] = []
-                while try statement.step() { keys.append(statement.key(at: 0, kind: info.keyKind)) }
-                return keys
+                while try statement.step() { try body(statement.key(at: 0, kind: info.keyKind)) }
             }
         }
     }
