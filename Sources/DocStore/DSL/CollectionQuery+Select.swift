@@ -150,14 +150,22 @@ extension CollectionQuery {
     /// field when it can't be.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: FieldPath,
                               as scalarType: DocumentCodec.ScalarType? = nil) throws -> T {
-        let scalarType = scalarType ?? DocumentCodec.ScalarType(T.self)
-        if scalarType == .other, T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
-        do {
-            return try DocumentCodec.decode(T.self, from: value, as: scalarType)
-        } catch {
-            throw DocStoreError.decodingFailed(
-                collection: collection.name, key: nil, codingPath: path.description, reason: error.reason)
-        }
+        try decodeQueried(T.self, from: value, as: scalarType ?? DocumentCodec.ScalarType(T.self),
+                          collection: collection.name, path: path)
+    }
+}
+
+/// Decodes a value a query read from the field at `path` of `collection`, as
+/// `scalarType` (found from `T` once per column), naming the collection and
+/// field when it can't be. Not a member of the generic query type, so that a row
+/// decoded through it asks for no generic metadata.
+private func decodeQueried<T: Decodable>(_ type: T.Type, from value: JSONValue, as scalarType: DocumentCodec.ScalarType,
+                                         collection: String, path: FieldPath) throws -> T {
+    if scalarType == .other, T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+    do {
+        return try DocumentCodec.decode(T.self, from: value, as: scalarType)
+    } catch {
+        throw DocStoreError.decodingFailed(collection: collection, key: nil, codingPath: path.description, reason: error.reason)
     }
 }
 
@@ -172,13 +180,6 @@ private struct SelectedColumns {
     func decode<T: Decodable>(_ type: T.Type, from row: [JSONValue], at index: inout Int) throws -> T {
         defer { index += 1 }
         let value = index < row.count ? row[index] : .null
-        let scalarType = scalarTypes[index]
-        if scalarType == .other, T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
-        do {
-            return try DocumentCodec.decode(T.self, from: value, as: scalarType)
-        } catch {
-            throw DocStoreError.decodingFailed(
-                collection: collection, key: nil, codingPath: paths[index].description, reason: error.reason)
-        }
+        return try decodeQueried(T.self, from: value, as: scalarTypes[index], collection: collection, path: paths[index])
     }
 }
