@@ -125,6 +125,7 @@ struct DocStoreBench {
             let result = try SearchBenchmark.run(n: n, directory: directory, timeMode: timeMode)
             for line in result.lines { Output.line(line) }
             searchResult = result
+        }
         if migration {
             Output.line("# migration \(DocStoreWay.name)")
             let figures = try MigrationBenchmark.run(in: directory)
