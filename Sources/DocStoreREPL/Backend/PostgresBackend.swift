@@ -222,18 +222,27 @@ final class PostgresBackend: REPLBackend {
     }
 
     func createSearchIndex(_ name: String, on fields: [FieldPath]) throws -> SearchIndexInfo {
-        throw Self.notYet("search indexes")
+        let collection = collection(name)
+        return try Self.wait { try await collection.createSearchIndex(on: fields) }
     }
 
     func dropSearchIndex(_ name: String, on fields: [FieldPath]) throws -> Bool {
-        throw Self.notYet("search indexes")
+        let collection = collection(name)
+        return try Self.wait { try await collection.dropSearchIndex(on: fields) }
     }
 
-    /// None: search indexes can't be created on PostgreSQL yet.
-    func searchIndexes(_ name: String) throws -> [SearchIndexInfo] { [] }
+    func searchIndexes(_ name: String) throws -> [SearchIndexInfo] {
+        let collection = collection(name)
+        return try Self.wait { try await collection.searchIndexes() }
+    }
 
+    /// Builds the collection's search indexes again; how many there are.
     func rebuildSearchIndexes(_ name: String) throws -> Int {
-        throw Self.notYet("search indexes")
+        let collection = collection(name)
+        return try Self.wait { () async throws -> Int in
+            try await collection.rebuildSearchIndexes()
+            return try await collection.searchIndexes().count
+        }
     }
 
     // MARK: Whole collections
