@@ -15,43 +15,14 @@ extension PostgresTests {
         /// matches first.
         @Test(arguments: [UInt64(11), 12])
         func searchAgreesWithTheEvaluator(seed: UInt64) async throws {
-            var random = SearchDifferentialTests.Random(generator: SeededGenerator(seed: seed))
             try await PostgresTests.withStore { store in
                 let notes = store.collection(named: "notes")
-                var documents: [(key: DocumentKey, document: JSONValue)] = []
-                for key in 1...150 {
-                    if key == 60 { try await notes.createSearchIndex(on: FieldPath("text")) }
-                    let note = random.note(id: key)
-                    try await notes.save(note)
-                    documents.append((.integer(Int64(key)), note))
-                }
-                for _ in 0..<30 {
-                    let position = random.int(0...(documents.count - 1))
-                    if random.int(0...1) == 0 {
-                        guard case .integer(let key) = documents[position].key else { continue }
-                        let note = random.note(id: Int(key))
-                        try await notes.save(note)
-                        documents[position].document = note
-                    } else {
-                        _ = try await notes.delete(documents[position].key)
-                        documents.remove(at: position)
-                    }
-                }
-                var disagreements: [String] = []
-                var nonEmpty = 0
-                for _ in 0..<200 {
-                    let text = random.search()
-                    let found = DocumentQuery(.matches(FieldPath("text"), text))
-                    let expected = found.run(on: documents).map(\.key)
-                    let actual = try await notes.keys(found)
-                    if actual != expected { disagreements.append("matches(\(text)): PostgreSQL \(actual), evaluator \(expected)") }
-                    if !expected.isEmpty { nonEmpty += 1 }
-                    let ranked = try await notes.keys(DocumentQuery(relevance: SearchRelevance(field: FieldPath("text"), text: text)))
-                    let rest = documents.map(\.key).filter { !expected.contains($0) }
-                    if Set(ranked.prefix(expected.count)) != Set(expected) || Array(ranked.dropFirst(expected.count)) != rest {
-                        disagreements.append("relevance to \(text): PostgreSQL \(ranked.prefix(8)), matches \(expected.prefix(8))")
-                    }
-                }
+                let (disagreements, nonEmpty) = try await SearchDifferentialTests.disagreements(
+                    seed: seed, indexAt: 60, searches: 200, exactRanking: false, SearchDifferentialTests.Backend(
+                        createIndex: { try await notes.createSearchIndex(on: FieldPath("text")) },
+                        save: { try await notes.save($0) },
+                        delete: { _ = try await notes.delete($0) },
+                        keys: { try await notes.keys($0) }))
                 #expect(disagreements.isEmpty, "seed \(seed): \(disagreements.count) disagreements, first: \(disagreements.prefix(3))")
                 #expect(nonEmpty > 60, "seed \(seed): the searches must find something often (\(nonEmpty) of 200)")
             }
