@@ -178,3 +178,14 @@ extension BackendSupport {
         }
     }
 }
+
+extension BackendSupport {
+    /// `model` with the generated `key` as its optional `id`, and the JSON text
+    /// to store (see ``GeneratedKeys``): what `get` returns and what
+    /// `insert(&model)` writes back are the same value.
+    public static func writingGeneratedKey<Model: Codable & Identifiable>(
+        _ key: DocumentKey, into model: Model, collection: String
+    ) throws -> (model: Model, document: [UInt8]) where Model.ID: OptionalDocumentKeyRepresentable {
+        try GeneratedKeys.writing(key, into: model, collection: collection)
+    }
+}

@@ -87,8 +87,9 @@ struct BackendCollection<Model: Codable & Sendable>: Sendable {
         }
     }
 
-    func insert(contentsOf models: [Model]) async throws {
-        _ = try await run({ try $0.insert(contentsOf: models) }, { try await $0.insert(contentsOf: models) })
+    @discardableResult
+    func insert(contentsOf models: [Model]) async throws -> [DocumentKey] {
+        try await run({ try $0.insert(contentsOf: models) }, { try await $0.insert(contentsOf: models) })
     }
 
     func get(_ key: some DocumentKeyRepresentable & Sendable) async throws -> Model? {
