@@ -161,12 +161,12 @@ extension PostgresCompiler {
 
     /// The first key of a document matching `condition`; no row when none does.
     public func firstKey(where condition: Condition) throws -> CompiledStatement {
-        CompiledStatement(try compiler.postgresFirstKey(where: condition))
+        CompiledStatement(try compiler.firstKey(where: condition))
     }
 
     /// The first key of a document matching `condition` where a parent of
     /// `target` is not an object; nil for a top-level target.
     public func firstBlockedKey(writing target: FieldPath, where condition: Condition) throws -> CompiledStatement? {
-        try compiler.postgresFirstBlockedKey(writing: target, where: condition).map(CompiledStatement.init)
+        try compiler.firstBlockedKey(writing: target, where: condition).map(CompiledStatement.init)
     }
 }

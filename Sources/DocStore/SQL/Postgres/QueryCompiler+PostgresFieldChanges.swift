@@ -49,25 +49,6 @@ extension QueryCompiler {
         return "UPDATE \(table) SET body = " + body + (try whereClause(DocumentQuery(.isNull(path)))) + " RETURNING key"
     }
 
-    /// The first key (in key order) of a document matching `condition`, if any.
-    func postgresFirstKey(where condition: Condition) throws -> SQLFragment {
-        "SELECT key FROM \(table)" + (try whereClause(DocumentQuery(condition))) + " ORDER BY key LIMIT 1"
-    }
-
-    /// The first key of a document matching `condition` in which a parent of
-    /// `target` holds something other than an object (null included), where
-    /// writing `target` would silently do nothing; nil for a top-level target.
-    func postgresFirstBlockedKey(writing target: FieldPath, where condition: Condition) throws -> SQLFragment? {
-        let parents = (1..<max(1, target.components.count)).map { FieldPath(Array(target.components.prefix($0))) }
-        guard !parents.isEmpty else { return nil }
-        let blocked = try parents.map { parent -> SQLFragment in
-            let field = try FieldSQL.checked(parent, from: .document, collection: collection, dialect: .postgres)
-            return "coalesce(" + field.type + " <> 'object', false)"
-        }
-        return "SELECT key FROM \(table)" + (try whereClause(DocumentQuery(condition)))
-            + " AND (" + .joined(blocked, separator: " OR ") + ") ORDER BY key LIMIT 1"
-    }
-
     /// `body` changed by `change` (which reads it as `alias.b`, once), or left
     /// as it was where `change` gives NULL: the one-row subquery keeps the
     /// statement linear in the changes.
