@@ -11,32 +11,30 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     let store: PostgresDocumentStore
     let transaction: PostgresTransaction?
     let keyOf: @Sendable (Model) -> DocumentKey?
+    /// Where a document without a key of its own gets one.
+    var keySource: KeySource<Model> = .given
 
     var session: PostgresSession { transaction?.session ?? .pool(store.client) }
 
     // MARK: Writing
 
-    /// Inserts a document under its `id`.
+    /// Inserts a document and returns its key: the model's `id`, or a generated
+    /// integer key when the model has none (or its optional `id` is nil; the
+    /// stored document then holds the key as its `id`: `insert(&model)` and
+    /// `inserted(_:)` give it back in the model too), as on SQLite.
     ///
     /// - Throws: ``DocStore/DocStoreError/duplicateKey(collection:key:)`` when the
     ///   key is taken; ``DocStore/DocStoreError/encodingFailed(collection:key:codingPath:reason:)``
     ///   naming the path when a string or member name holds NUL (jsonb can't store it).
     @discardableResult
     public func insert(_ model: Model) async throws -> DocumentKey {
-        let (key, json) = try await prepared(model)
-        try await mappingUniqueViolation {
-            try await session.rows(PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
-        }
-        return key
+        try await insertOne(model).key
     }
 
     /// Inserts documents in one transaction: all of them, or none when one fails.
     @discardableResult
     public func insert(contentsOf models: [Model]) async throws -> [DocumentKey] {
-        if transaction != nil { return try await insertEach(models) }
-        return try await store.transaction { transaction in
-            try await PostgresCollection(name: name, store: store, transaction: transaction, keyOf: keyOf).insertEach(models)
-        }
+        try await insertAll(models).map(\.key)
     }
 
     /// Documents per statement when many are inserted: one round trip per
@@ -46,15 +44,17 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// Inserts in batches of ``insertBatchSize``, each in a savepoint; a batch
     /// that fails is undone and inserted document by document, so that the
     /// error names the document (a taken key, a unique index).
-    private func insertEach(_ models: [Model]) async throws -> [DocumentKey] {
+    func insertEach(_ models: [Model]) async throws -> [(key: DocumentKey, model: Model)] {
         guard models.count > 1, let transaction else {
-            var keys: [DocumentKey] = []
-            for model in models { keys.append(try await insert(model)) }
-            return keys
+            var inserted: [(key: DocumentKey, model: Model)] = []
+            for model in models { inserted.append(try await insertOne(model)) }
+            return inserted
         }
-        var documents: [(key: DocumentKey, json: String)] = []
-        documents.reserveCapacity(models.count)
-        for model in models { documents.append(try await prepared(model)) }
+        var prepared: [PreparedInsert<Model>] = []
+        prepared.reserveCapacity(models.count)
+        var keys = KeyAllocation()
+        for model in models { prepared.append(try await preparedInsert(model, keys: &keys)) }
+        let documents = prepared.map { (key: $0.key, json: $0.json) }
         guard let kind = keyKind() else { return [] }  // prepared() created the collection
         for start in stride(from: 0, to: documents.count, by: Self.insertBatchSize) {
             let batch = documents[start..<min(start + Self.insertBatchSize, documents.count)]
@@ -68,7 +68,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
                 }
             }
         }
-        return documents.map(\.key)
+        return prepared.map { ($0.key, $0.model) }
     }
 
     private func insertBatch(_ batch: ArraySlice<(key: DocumentKey, json: String)>, kind: KeyKind) async throws {
@@ -256,18 +256,23 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The model's key and JSON text, the collection created for its key's kind
     /// when missing. Refuses what jsonb can't store, naming the path.
-    private func prepared(_ model: Model) async throws -> (DocumentKey, String) {
+    func prepared(_ model: Model) async throws -> (DocumentKey, String) {
         guard let given = keyOf(model) else {
-            throw DocStoreError.missingKey(collection: name, reason: "the document has no usable \"id\"; generated keys are not available on PostgreSQL yet")
+            throw DocStoreError.missingKey(collection: name, reason: missingKeyReason)
         }
         let json = try BackendSupport.encode(model, collection: name, key: given)
-        if let path = try BackendSupport.pathOfNUL(in: json) {
-            throw DocStoreError.encodingFailed(collection: name, key: given, codingPath: path.description,
-                                               reason: "PostgreSQL's jsonb can't store a string or member name containing NUL (\\u0000)")
-        }
+        try refuseNUL(in: json, key: given)
         let kind = try await ensureCollection(kind: given.kind)
         let key = try checkedKey(given, kind: kind)
         return (key, String(decoding: json, as: UTF8.self))
+    }
+
+    /// Refuses JSON text that jsonb can't store, naming the path of the NUL.
+    func refuseNUL(in json: [UInt8], key: DocumentKey) throws {
+        if let path = try BackendSupport.pathOfNUL(in: json) {
+            throw DocStoreError.encodingFailed(collection: name, key: key, codingPath: path.description,
+                                               reason: "PostgreSQL's jsonb can't store a string or member name containing NUL (\\u0000)")
+        }
     }
 
     /// The collection's key kind, reading the catalog again when this process
@@ -303,7 +308,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         try PostgresCollectionName.validate(name)
         guard let transaction else {
             return try await store.transaction { transaction in
-                try await PostgresCollection(name: name, store: store, transaction: transaction, keyOf: keyOf).ensureCollection(kind: kind)
+                try await within(transaction).ensureCollection(kind: kind)
             }
         }
         let session = transaction.session

@@ -10,3 +10,25 @@ extension PostgresDocumentStore {
         }
     }
 }
+
+extension PostgresDocumentStore {
+    /// The collection of `Model` documents whose `id` is optional (`var id:
+    /// Int64?`): a model whose `id` is nil gets a generated integer key, written
+    /// into the stored document as its `id`, as on SQLite. `insert(&model)`,
+    /// `inserted(_:)` and `save(&model)` also write it back into your model:
+    ///
+    ///     var player = Player(id: nil, name: "Arthur")
+    ///     try await players.insert(&player)      // player.id == 1
+    public func collection<Model: Codable & Sendable & Identifiable>(
+        _ type: Model.Type, named name: String
+    ) -> PostgresCollection<Model> where Model.ID: OptionalDocumentKeyRepresentable {
+        PostgresCollection(name: name, store: self, transaction: nil, keyOf: { $0.id.optionalDocumentKey },
+                           keySource: .writingId(collection: name))
+    }
+
+    /// The collection of `Model` documents that have no `id`: `insert` generates
+    /// an integer key and returns it, as on SQLite.
+    public func collection<Model: Codable & Sendable>(_ type: Model.Type, named name: String) -> PostgresCollection<Model> {
+        PostgresCollection(name: name, store: self, transaction: nil, keyOf: { _ in nil }, keySource: .generated)
+    }
+}

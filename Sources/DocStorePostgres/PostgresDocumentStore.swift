@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// Groups, joins, computed values, update-by-query, every aggregate and
 /// `explain` compile from the same query AST as on SQLite, to jsonb SQL. Not
-/// yet on PostgreSQL: live queries, and generated keys (models need an `id`).
+/// yet on PostgreSQL: live queries.
 public final class PostgresDocumentStore: Sendable {
     let client: PostgresClient
     private let runner: Task<Void, Never>
@@ -73,7 +73,7 @@ public final class PostgresDocumentStore: Sendable {
 
     /// An untyped collection of JSON documents, keyed by their `"id"` member.
     public func collection(named name: String) -> PostgresCollection<JSONValue> {
-        PostgresCollection(name: name, store: self, transaction: nil, keyOf: { BackendSupport.key(of: $0, kind: nil) })
+        PostgresCollection(name: name, store: self, transaction: nil, keyOf: { BackendSupport.key(of: $0, kind: nil) }, keySource: .untypedId)
     }
 
     /// The names of the store's collections, sorted.

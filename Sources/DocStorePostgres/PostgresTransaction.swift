@@ -26,7 +26,21 @@ public final class PostgresTransaction: Sendable {
 
     /// An untyped collection of JSON documents, in this transaction.
     public func collection(named name: String) -> PostgresCollection<JSONValue> {
-        PostgresCollection(name: name, store: store, transaction: self, keyOf: { BackendSupport.key(of: $0, kind: nil) })
+        PostgresCollection(name: name, store: store, transaction: self, keyOf: { BackendSupport.key(of: $0, kind: nil) }, keySource: .untypedId)
+    }
+
+    /// The collection of `Model` documents whose `id` is optional, in this
+    /// transaction (a nil `id` gets a generated key).
+    public func collection<Model: Codable & Sendable & Identifiable>(
+        _ type: Model.Type, named name: String
+    ) -> PostgresCollection<Model> where Model.ID: OptionalDocumentKeyRepresentable {
+        PostgresCollection(name: name, store: store, transaction: self, keyOf: { $0.id.optionalDocumentKey },
+                           keySource: .writingId(collection: name))
+    }
+
+    /// The collection of `Model` documents that have no `id`, in this transaction.
+    public func collection<Model: Codable & Sendable>(_ type: Model.Type, named name: String) -> PostgresCollection<Model> {
+        PostgresCollection(name: name, store: store, transaction: self, keyOf: { _ in nil }, keySource: .generated)
     }
 
     /// The key kind of a collection as this transaction sees it.

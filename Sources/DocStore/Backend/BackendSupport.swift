@@ -156,3 +156,36 @@ extension BackendSupport {
         [name, IndexSQL.postgresUniqueName(name)]
     }
 }
+
+extension BackendSupport {
+    /// The condition "`field` is among the keys (or the values of `selecting`)
+    /// of the documents `query` selects in `collection`", as a typed query of
+    /// another backend makes it for `in(…)`; a condition that makes its query
+    /// throw ``DocStoreError/invalidQuery(collection:field:reason:)`` when the
+    /// query can't be a subquery (a join, a limit, an invalid condition).
+    public static func inSubquery(
+        _ field: FieldPath, collection: String, query: DocumentQuery, hasJoins: Bool, invalid: DocStoreError?, selecting: FieldPath?
+    ) -> DocumentCondition {
+        if let invalid {
+            guard case let .invalidQuery(_, path, reason) = invalid else {
+                return DocumentCondition(invalid: InvalidQuery(reason: invalid.description))
+            }
+            return DocumentCondition(invalid: InvalidQuery(reason: reason, fieldName: path))
+        }
+        switch Subquery.checked(collection: collection, query: query, hasJoins: hasJoins, selecting: selecting) {
+        case .success(let subquery): return DocumentCondition(.isInSubquery(field, subquery))
+        case .failure(let failure): return DocumentCondition(invalid: failure)
+        }
+    }
+}
+
+extension BackendSupport {
+    /// `model` with the generated `key` as its optional `id`, and the JSON text
+    /// to store (see ``GeneratedKeys``): what `get` returns and what
+    /// `insert(&model)` writes back are the same value.
+    public static func writingGeneratedKey<Model: Codable & Identifiable>(
+        _ key: DocumentKey, into model: Model, collection: String
+    ) throws -> (model: Model, document: [UInt8]) where Model.ID: OptionalDocumentKeyRepresentable {
+        try GeneratedKeys.writing(key, into: model, collection: collection)
+    }
+}

@@ -166,3 +166,37 @@ public struct PostgresCompiler: Sendable {
         }
     }
 }
+
+extension PostgresCompiler {
+    // Field changes (migrations): see QueryCompiler+PostgresFieldChanges.
+    /// Moves `old` to `new` in every document that has it, returning their keys.
+    public func renameField(_ old: FieldPath, to new: FieldPath) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresRenameField(old, to: new))
+    }
+
+    /// Copies `source` to `target` in every document that has it, returning their keys.
+    public func copyField(_ source: FieldPath, to target: FieldPath) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresCopyField(source, to: target))
+    }
+
+    /// Removes `path` from every document that has it, returning their keys.
+    public func removeField(_ path: FieldPath) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresRemoveField(path))
+    }
+
+    /// Sets `path` to `value` where it is missing or null, returning the keys changed.
+    public func setDefault(_ path: FieldPath, _ value: JSONValue) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresSetDefault(path, value))
+    }
+
+    /// The first key of a document matching `condition`; no row when none does.
+    public func firstKey(where condition: Condition) throws -> CompiledStatement {
+        CompiledStatement(try compiler.firstKey(where: condition))
+    }
+
+    /// The first key of a document matching `condition` where a parent of
+    /// `target` is not an object; nil for a top-level target.
+    public func firstBlockedKey(writing target: FieldPath, where condition: Condition) throws -> CompiledStatement? {
+        try compiler.firstBlockedKey(writing: target, where: condition).map(CompiledStatement.init)
+    }
+}

@@ -126,11 +126,19 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
     /// field's values) of the documents it selects.
     func subquery(selecting field: FieldPath?) -> Result<Subquery, InvalidQuery> {
         if let invalid { return .failure(invalid) }
-        if !stages.isEmpty { return .failure(InvalidQuery(reason: "a query used with in(…) can't have a join")) }
+        return Subquery.checked(collection: collection.name, query: query, hasJoins: !stages.isEmpty, selecting: field)
+    }
+}
+
+extension Subquery {
+    /// The subquery of a typed query used with `in(…)` (on any backend), or why
+    /// it can't be one: a join, a limit or an offset.
+    static func checked(collection: String, query: DocumentQuery, hasJoins: Bool, selecting field: FieldPath?) -> Result<Subquery, InvalidQuery> {
+        if hasJoins { return .failure(InvalidQuery(reason: "a query used with in(…) can't have a join")) }
         if query.limit != nil || query.offset != nil {
             return .failure(InvalidQuery(reason: "a query used with in(…) can't have a limit or an offset"))
         }
-        return .success(Subquery(collection: collection.name, condition: query.condition, field: field))
+        return .success(Subquery(collection: collection, condition: query.condition, field: field))
     }
 }
 

@@ -96,10 +96,12 @@ public struct DocumentCondition: Sendable {
 struct InvalidQuery: Error, Hashable, Sendable {
     var reason: String
     var field: FieldPath?
+    /// The field as another backend's error already named it (instead of `field`).
+    var fieldName: String? = nil
 
     /// The error a query on `collection` throws.
     func error(collection: String) -> DocStoreError {
-        .invalidQuery(collection: collection, field: field?.description, reason: reason)
+        .invalidQuery(collection: collection, field: fieldName ?? field?.description, reason: reason)
     }
 }
 

@@ -25,20 +25,14 @@ extension DocumentCollection {
         return try changingFields(change) { db, info, compiler in
             var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
             if let info { try refuseOverwrites(moving: old, to: new, info: info, compiler: compiler, in: db) }
-            let following = try Catalog.indexes(of: name, in: db).filter { index in
-                index.fields.contains { $0.components.starts(with: old.components) }
-            }
+            let following = try Catalog.indexes(of: name, in: db).filter { FieldChangeRules.covers($0, old) }
             // Dropped before the update, so SQLite doesn't maintain what goes anyway.
             for index in following { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index.name))") }
             if let info {
                 summary.documentsChanged = try runFieldChange(compiler.renameField(old, to: new), paths: [old, new], info: info, in: db)
             }
             for index in following {
-                var moved = index
-                moved.fields = index.fields.map { field in
-                    guard field.components.starts(with: old.components) else { return field }
-                    return FieldPath(new.components + field.components.dropFirst(old.components.count))
-                }
+                let moved = FieldChangeRules.moved(index, from: old, to: new)
                 if try Catalog.indexes(of: name, in: db).contains(where: { $0.name != index.name && $0.fields == moved.fields }) {
                     try Catalog.dropIndex(named: index.name, in: db)
                     summary.droppedIndexes.append(index)
@@ -80,8 +74,7 @@ extension DocumentCollection {
         let change = "remove \(path)"
         return try changingFields(change) { db, info, compiler in
             var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
-            for index in try Catalog.indexes(of: name, in: db)
-            where index.fields.contains(where: { $0.components.starts(with: path.components) }) {
+            for index in try Catalog.indexes(of: name, in: db) where FieldChangeRules.covers(index, path) {
                 try Catalog.dropIndex(named: index.name, in: db)
                 summary.droppedIndexes.append(index)
             }
@@ -102,13 +95,8 @@ extension DocumentCollection {
     @discardableResult
     public func setDefault(_ path: FieldPath, to value: JSONValue) throws -> FieldChangeSummary {
         try checkTarget(path)
-        if DocumentCodec.nests(value, deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
-            throw DocStoreError.nestingTooDeep(collection: name, key: nil, limit: DocumentStore.maximumNestingDepth)
-        }
-        if let number = value.numberValue, !number.isFinite {
-            throw DocStoreError.invalidQuery(collection: name, field: path.description, reason: "a default needs a finite number (JSON has no NaN or infinity)")
-        }
-        let change = "set \(path) where missing to \(String(decoding: DocumentCodec.serialize(value), as: UTF8.self))"
+        try FieldChangeRules.checkDefault(value, at: path, collection: name)
+        let change = FieldChangeRules.setDefaultChange(path, value)
         return try changingFields(change) { db, info, compiler in
             var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
             guard let info else { return summary }
@@ -157,9 +145,7 @@ extension DocumentCollection {
     private func refuseOverwrites(moving source: FieldPath, to target: FieldPath, info: CollectionInfo,
                                   compiler: QueryCompiler, in db: Database) throws {
         if let key = try firstMatchingKey(compiler.firstKey(where: .and([.exists(source), .exists(target)])), info: info, in: db) {
-            throw DocStoreError.invalidUpdate(
-                collection: name, field: target.description, key: key,
-                reason: "the document has both \(source) and \(target), and moving one onto the other would lose a value; remove or merge one of them first")
+            throw FieldChangeRules.overwriteError(moving: source, to: target, key: key, collection: name)
         }
         try refuseBlockedParents(writing: target, where: .exists(source), info: info, compiler: compiler, in: db)
     }
@@ -168,9 +154,7 @@ extension DocumentCollection {
                                       compiler: QueryCompiler, in db: Database) throws {
         guard let query = try compiler.firstBlockedKey(writing: target, where: condition),
               let key = try firstMatchingKey(query, info: info, in: db) else { return }
-        throw DocStoreError.invalidUpdate(
-            collection: name, field: target.description, key: key,
-            reason: "a field on the way to \(target) holds a value that is not an object, so \(target) can't be written there")
+        throw FieldChangeRules.blockedParentError(writing: target, key: key, collection: name)
     }
 
     private func firstMatchingKey(_ compiled: SQLFragment, info: CollectionInfo, in db: Database) throws -> DocumentKey? {
@@ -181,32 +165,16 @@ extension DocumentCollection {
 
     /// A rename or copy needs two distinct paths, neither inside the other.
     private func checkMove(from source: FieldPath, to target: FieldPath) throws {
-        try checkNotKey(source)
-        try checkTarget(target)
-        if source.components.starts(with: target.components) || target.components.starts(with: source.components) {
-            throw DocStoreError.invalidQuery(collection: name, field: target.description,
-                                             reason: "\(source) and \(target) overlap (one is the other, or inside it)")
-        }
+        try FieldChangeRules.checkMove(from: source, to: target, collection: name, keyed: keyOf != nil)
     }
 
-    /// A field written by a change: member names only (a position past an array's
-    /// end would be silently ignored by SQLite), and never the key.
+    /// A field written by a change: member names only, and never the key.
     func checkTarget(_ path: FieldPath) throws {
-        try checkNotKey(path)
-        if path.components.contains(where: { if case .index = $0 { true } else { false } }) {
-            throw DocStoreError.invalidQuery(collection: name, field: path.description,
-                                             reason: "a field change writes members by name, not array positions")
-        }
+        try FieldChangeRules.checkTarget(path, collection: name, keyed: keyOf != nil)
     }
 
     /// The `id` of a keyed collection is the document's key, which never changes.
     func checkNotKey(_ path: FieldPath) throws {
-        guard !path.components.isEmpty else {
-            throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "a field change needs a field, not the whole document")
-        }
-        if keyOf != nil, path.components.first == .key("id") {
-            throw DocStoreError.invalidQuery(collection: name, field: path.description,
-                                             reason: "the id is the document's key, which a field change never changes")
-        }
+        try FieldChangeRules.checkNotKey(path, collection: name, keyed: keyOf != nil)
     }
 }

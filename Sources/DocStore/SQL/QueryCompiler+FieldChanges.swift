@@ -49,9 +49,10 @@ extension QueryCompiler {
     func firstBlockedKey(writing target: FieldPath, where condition: Condition) throws -> SQLFragment? {
         let parents = (1..<max(1, target.components.count)).map { FieldPath(Array(target.components.prefix($0))) }
         guard !parents.isEmpty else { return nil }
+        let no: SQLFragment = dialect == .postgres ? "false" : "0"
         let blocked = try parents.map { parent -> SQLFragment in
-            let field = try FieldSQL.checked(parent, from: .document, collection: collection)
-            return "coalesce(" + field.type + " <> 'object', 0)"
+            let field = try FieldSQL.checked(parent, from: .document, collection: collection, dialect: dialect)
+            return "coalesce(" + field.type + " <> 'object', " + no + ")"
         }
         return "SELECT key FROM \(table)" + (try whereClause(DocumentQuery(condition)))
             + " AND (" + .joined(blocked, separator: " OR ") + ") ORDER BY key LIMIT 1"

@@ -218,7 +218,15 @@ final class PostgresBackend: REPLBackend {
     }
 
     func changeField(_ name: String, _ change: FieldChangeCommand) throws -> FieldChangeSummary {
-        throw Self.notYet("field changes")
+        let collection = collection(name)
+        return try Self.wait {
+            switch change {
+            case .rename(let old, let new): try await collection.renameField(old, to: new)
+            case .copy(let source, let target): try await collection.copyField(source, to: target)
+            case .remove(let path): try await collection.removeField(path)
+            case .setDefault(let path, let value): try await collection.setDefault(path, to: value)
+            }
+        }
     }
 
     func createSearchIndex(_ name: String, on fields: [FieldPath]) throws -> SearchIndexInfo {

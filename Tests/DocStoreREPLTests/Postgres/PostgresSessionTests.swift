@@ -34,6 +34,13 @@ extension PostgresREPLTests {
             #"teams.filter { $0.yearID == 2030 }"#,
             #"teams.delete { $0.yearID == 2030 }"#,
             "teams.count()",
+            #"teams.renameField("franchID", to: "franchiseID")"#,
+            #"teams.filter { $0.franchiseID == "BOS" }.count()"#,
+            #"teams.copyField("name", to: \.names.current)"#,
+            #"teams.removeField("park")"#,
+            #"teams.setDefault("divID", "none")"#,
+            #"teams.filter { $0.divID == "none" }.count()"#,
+            #"teams.filter { $0.yearID == 2001; $0.franchiseID == "SEA" }.select { ($0.names.current, $0.park) }"#,
             ".schema teams",
         ]
 
@@ -73,7 +80,8 @@ extension PostgresREPLTests {
                     #expect(found == expected, "\(command): PostgreSQL gave \(found), the file \(expected)")
                 }
                 // Writes print a message (compared with stderr above), not a result.
-                let writes = command.contains(".insert(") || command.contains(".delete")
+                let writes = command.contains(".insert(") || command.contains(".delete") || command.contains("Field(")
+                    || command.contains(".setDefault(")
                 #expect(expected.isEmpty == writes, "\(command): \(expected)")
             }
             // The export writes sorted members in key order: the same bytes from both.

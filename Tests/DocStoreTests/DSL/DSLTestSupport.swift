@@ -15,5 +15,5 @@ func path(_ keys: String...) -> FieldPath {
 }
 
 /// The shared parent of the DSL suites.
-@Suite("Typed query DSL")
+@Suite("Typed query DSL", .postgresServer)
 struct DSLTests {}

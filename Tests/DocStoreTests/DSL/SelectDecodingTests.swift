@@ -3,7 +3,7 @@ import Testing
 @testable import DocStore
 
 @Document
-struct SelectProbe: Codable {
+struct SelectProbe: Codable, Identifiable {
     var id: Int
     var name: String?
     var count: Int?
@@ -18,33 +18,34 @@ extension DSLTests {
     /// integer read as a Double; a missing non-optional names its field.
     @Suite("Typed select decoding")
     struct SelectDecodingTests {
-        @Test func optionalScalarsDecodeFromValuesNullAndMissing() throws {
-            let store = try DocumentStore.inMemory()
-            let probes = store.collection(SelectProbe.self)
-            let raw = store.collection(named: probes.name)
-            try raw.insert(["id": 1, "name": "a", "count": 2, "ratio": 0.5, "flag": true, "label": "x"])
-            try raw.insert(["id": 2, "name": nil, "count": nil, "ratio": 3, "flag": nil, "label": "y"])
-            try raw.insert(["id": 3, "label": "z"])
-            let rows = try probes.query.select { ($0.name, $0.count, $0.ratio, $0.flag, $0.label) }
-            #expect(rows.count == 3)
-            #expect(rows[0] == ("a", 2, 0.5, true, "x"))
-            #expect(rows[1] == (nil, nil, 3.0, nil, "y"), "an integer decodes as a Double")
-            #expect(rows[2] == (nil, nil, nil, nil, "z"), "a missing field decodes as nil")
-            // Computed columns take the other path (a pipeline), with the same decoding.
-            let computed = try probes.query.select { ($0.name, $0.label + "!") }
-            #expect(computed.map { $0.0 } == ["a", nil, nil])
-            #expect(computed.map { $0.1 } == ["x!", "y!", "z!"])
+        @Test(arguments: Backend.allCases)
+        func optionalScalarsDecodeFromValuesNullAndMissing(backend: Backend) async throws {
+            try await BackendStore.with(backend) { store async throws in
+                let probes = store.collection(SelectProbe.self, named: "probes")
+                let raw = store.collection(named: probes.name)
+                try await raw.insert(["id": 1, "name": "a", "count": 2, "ratio": 0.5, "flag": true, "label": "x"])
+                try await raw.insert(["id": 2, "name": nil, "count": nil, "ratio": 3, "flag": nil, "label": "y"])
+                try await raw.insert(["id": 3, "label": "z"])
+                let rows = try await probes.query.select { ($0.name, $0.count, $0.ratio, $0.flag, $0.label) }
+                #expect(rows.count == 3)
+                #expect(rows[0] == ("a", 2, 0.5, true, "x"))
+                #expect(rows[1] == (nil, nil, 3.0, nil, "y"), "an integer decodes as a Double")
+                #expect(rows[2] == (nil, nil, nil, nil, "z"), "a missing field decodes as nil")
+                // Computed columns take the other path (a pipeline), with the same decoding.
+                let computed = try await probes.query.select { ($0.name, $0.label + "!") }
+                #expect(computed.map { $0.0 } == ["a", nil, nil])
+                #expect(computed.map { $0.1 } == ["x!", "y!", "z!"])
+            }
         }
 
-        @Test func aMissingNonOptionalNamesItsField() throws {
-            let store = try DocumentStore.inMemory()
-            let probes = store.collection(SelectProbe.self)
-            try store.collection(named: probes.name).insert(["id": 1, "name": "a"])
-            #expect {
-                _ = try probes.query.select { ($0.name, $0.label) }
-            } throws: { error in
-                guard case DocStoreError.decodingFailed(let collection, _, let path, _) = error else { return false }
-                return collection == probes.name && path == "label"
+        @Test(arguments: Backend.allCases)
+        func aMissingNonOptionalNamesItsField(backend: Backend) async throws {
+            try await BackendStore.with(backend) { store async throws in
+                let probes = store.collection(SelectProbe.self, named: "probes")
+                try await store.collection(named: probes.name).insert(["id": 1, "name": "a"])
+                let error = try await #require(throws: DocStoreError.self) { _ = try await probes.query.select { ($0.name, $0.label) } }
+                guard case .decodingFailed(let collection, _, let path, _) = error else { Issue.record("\(error)"); return }
+                #expect(collection == probes.name && path == "label")
             }
         }
     }

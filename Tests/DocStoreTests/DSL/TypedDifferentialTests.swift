@@ -132,35 +132,37 @@ enum TypedPredicates {
 extension DSLTests {
     @Suite("Typed predicates: SQL, the evaluator and Swift agree")
     struct TypedDifferentialTests {
-        /// Random typed predicates evaluated three ways on random players: the SQL the
-        /// compiler writes, the in-memory evaluator on the stored JSON, and plain
-        /// Swift on the decoded models. A failure prints the seed and the predicate;
-        /// `DOCSTORE_SEED=<seed>` replays it.
-        @Test func randomTypedPredicates() throws {
+        /// Random typed predicates evaluated three ways on random players, on each
+        /// backend: the SQL the compiler writes, the in-memory evaluator on the
+        /// stored JSON, and plain Swift on the decoded models. A failure prints the
+        /// seed and the predicate; `DOCSTORE_SEED=<seed>` replays it.
+        @Test(arguments: Backend.allCases)
+        func randomTypedPredicates(backend: Backend) async throws {
             let seed = ProcessInfo.processInfo.environment["DOCSTORE_SEED"].flatMap(UInt64.init)
                 ?? UInt64.random(in: 0...UInt64.max)
             var rng = SeededGenerator(seed: seed)
-            let store = try DocumentStore.inMemory()
-            let players = store.collection(Ballplayer.self, named: "players")
-            let models = TypedPredicates.players(count: 60, using: &rng)
-            try players.insert(contentsOf: models)
-            let documents = try store.collection(named: "players").all()
-            for _ in 0..<600 {
-                let predicate = TypedPredicates.random(using: &rng)
-                let query = players.query.filter(predicate.condition)
-                let fromSQL = try query.keys().compactMap(\.integerValue).sorted()
-                let condition = try query.documentQuery().condition
-                let fromEvaluator = documents.filter { condition.matches($0) }
-                    .compactMap { $0["id"].flatMap { DocumentKey(json: $0, kind: .integer)?.integerValue } }.sorted()
-                let fromSwift = models.filter(predicate.swift).map { Int64($0.id) }
-                #expect(fromSQL == fromSwift && fromEvaluator == fromSwift, """
-                    seed \(seed): \(predicate.text)
-                     condition: \(condition)
-                     SQL:       \(fromSQL)
-                     evaluator: \(fromEvaluator)
-                     Swift:     \(fromSwift)
-                    """)
-                if fromSQL != fromSwift || fromEvaluator != fromSwift { return }
+            try await BackendStore.with(backend) { store async throws in
+                let players = store.collection(Ballplayer.self, named: "players")
+                let models = TypedPredicates.players(count: 60, using: &rng)
+                try await players.insert(contentsOf: models)
+                let documents = try await store.collection(named: "players").all()
+                for _ in 0..<600 {
+                    let predicate = TypedPredicates.random(using: &rng)
+                    let query = players.query.filter(predicate.condition)
+                    let fromSQL = try await query.keys().compactMap(\.integerValue).sorted()
+                    let condition = try query.documentQuery().condition
+                    let fromEvaluator = documents.filter { condition.matches($0) }
+                        .compactMap { $0["id"].flatMap { DocumentKey(json: $0, kind: .integer)?.integerValue } }.sorted()
+                    let fromSwift = models.filter(predicate.swift).map { Int64($0.id) }
+                    #expect(fromSQL == fromSwift && fromEvaluator == fromSwift, """
+                        seed \(seed) on \(backend): \(predicate.text)
+                         condition: \(condition)
+                         SQL:       \(fromSQL)
+                         evaluator: \(fromEvaluator)
+                         Swift:     \(fromSwift)
+                        """)
+                    if fromSQL != fromSwift || fromEvaluator != fromSwift { return }
+                }
             }
         }
     }

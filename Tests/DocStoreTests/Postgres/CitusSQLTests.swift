@@ -3,6 +3,27 @@ import DocStorePostgres
 import Foundation
 import Testing
 
+/// The models of the page's examples (Lahman's Batting and People, cut down).
+@Document
+struct CitusPerson: Codable, Identifiable, Equatable, Sendable {
+    var id: String
+    var nameLast: String
+    var birthCountry: String?
+    /// Filled by a to-many join, never stored.
+    var seasons: [CitusSeason]? = nil
+}
+
+@Document
+struct CitusSeason: Codable, Identifiable, Equatable, Sendable {
+    var id: Int
+    var playerID: String
+    var yearID: Int
+    var lgID: String
+    var HR: Int
+    /// Filled by a join, never stored.
+    var player: CitusPerson? = nil
+}
+
 extension PostgresTests {
     /// docs/citus.md shows the SQL DocStore sends for each kind of query and
     /// argues, against Citus's documented rules, that Citus accepts it. These
@@ -12,8 +33,35 @@ extension PostgresTests {
     /// same schema a Citus coordinator would hold.
     @Suite("docs/citus.md: the SQL quoted is the SQL emitted")
     struct CitusSQLTests {
+        static let people = [
+            CitusPerson(id: "aaronha01", nameLast: "Aaron", birthCountry: "USA"),
+            CitusPerson(id: "ruthba01", nameLast: "Ruth", birthCountry: "USA"),
+            CitusPerson(id: "ortizda01", nameLast: "Ortiz", birthCountry: "D.R."),
+        ]
+        static let seasons = [
+            CitusSeason(id: 1, playerID: "aaronha01", yearID: 1957, lgID: "NL", HR: 44),
+            CitusSeason(id: 2, playerID: "ruthba01", yearID: 1927, lgID: "AL", HR: 60),
+            CitusSeason(id: 3, playerID: "aaronha01", yearID: 1971, lgID: "NL", HR: 47),
+            CitusSeason(id: 4, playerID: "ortizda01", yearID: 2006, lgID: "AL", HR: 54),
+            CitusSeason(id: 5, playerID: "ruthba01", yearID: 1921, lgID: "AL", HR: 59),
+            CitusSeason(id: 6, playerID: "nobody", yearID: 2006, lgID: "AL", HR: 54),
+        ]
+
+        /// Runs `body` with the two collections filled, on a new database.
+        static func withBaseball(
+            _ body: (PostgresCollection<CitusSeason>, PostgresCollection<CitusPerson>, PostgresDocumentStore) async throws -> Void
+        ) async throws {
+            try await PostgresTests.withStore { store in
+                let batting = store.collection(CitusSeason.self, named: "batting")
+                let people = store.collection(CitusPerson.self, named: "people")
+                try await people.insert(contentsOf: Self.people)
+                try await batting.insert(contentsOf: Self.seasons)
+                try await body(batting, people, store)
+            }
+        }
+
         /// The statements the page quotes, by the name in its `<!-- sql: NAME -->` marker.
-        static func emitted(batting: PostgresCollection<PGSeason>, people: PostgresCollection<PGPerson>) async throws -> [(String, String)] {
+        static func emitted(batting: PostgresCollection<CitusSeason>, people: PostgresCollection<CitusPerson>) async throws -> [(String, String)] {
             let filter = batting.filter { $0.yearID >= 2000; $0.lgID == "AL" }.sorted { $0.HR.descending }.limit(10)
             let kinds = ["batting": KeyKind.integer, "people": KeyKind.string]
             let compiler = PostgresCompiler(collection: "batting", keyKinds: kinds)
@@ -50,7 +98,7 @@ extension PostgresTests {
         /// Every shape of UPDATE the compiler writes: each kind of change, at
         /// the top, nested under members that may be missing, at an array's
         /// end and in an empty place, and with conditions reading another
-        /// collection by integer and by string keys.
+        /// collection by integer and by string keys; and the field changes.
         static func updates() throws -> [String] {
             let kinds = ["batting": KeyKind.integer, "people": KeyKind.string, "teams": KeyKind.integer]
             let compiler = PostgresCompiler(collection: "batting", keyKinds: kinds)
@@ -69,6 +117,13 @@ extension PostgresTests {
             for query in [DocumentQuery(), byPlayer, byTeam] {
                 for change in changes { statements.append(try compiler.update(change, query).sql) }
             }
+            // The field changes of migrations are UPDATEs too.
+            let nested = FieldPath("stats", "home", "HR"), top = FieldPath("HR")
+            statements += [
+                try compiler.renameField(top, to: nested).sql, try compiler.renameField(nested, to: FieldPath("homeRuns")).sql,
+                try compiler.copyField(nested, to: FieldPath("copy", "HR")).sql, try compiler.removeField(nested).sql,
+                try compiler.setDefault(nested, .integer(0)).sql, try compiler.setDefault(FieldPath("tags"), ["a", 1]).sql,
+            ]
             return statements
         }
 
@@ -168,7 +223,7 @@ extension PostgresTests {
         static let citusForms = ["join-to-one": "join-to-one-citus", "join-to-many": "join-to-many-citus"]
 
         @Test func everyQuotedStatementIsTheEmittedOne() async throws {
-            try await PipelineTests.withBaseball { batting, people, _ in
+            try await Self.withBaseball { batting, people, _ in
                 let emitted = try await Self.emitted(batting: batting, people: people)
                 let quoted = try Self.quoted()
                 for (name, sql) in emitted {
@@ -189,10 +244,10 @@ extension PostgresTests {
             let database = String(url.split(separator: "?")[0].split(separator: "/").last ?? "")
             let store = try await PostgresDocumentStore(url: url)
             do {
-                let batting = store.collection(PGSeason.self, named: "batting")
-                let people = store.collection(PGPerson.self, named: "people")
-                try await people.insert(contentsOf: PipelineTests.people + [PGPerson(id: "twin", nameLast: "One"), PGPerson(id: "twin2", nameLast: "Two")])
-                try await batting.insert(contentsOf: PipelineTests.seasons)
+                let batting = store.collection(CitusSeason.self, named: "batting")
+                let people = store.collection(CitusPerson.self, named: "people")
+                try await people.insert(contentsOf: Self.people + [CitusPerson(id: "twin", nameLast: "One"), CitusPerson(id: "twin2", nameLast: "Two")])
+                try await batting.insert(contentsOf: Self.seasons)
                 let emitted = Dictionary(uniqueKeysWithValues: try await Self.emitted(batting: batting, people: people))
                 let quoted = try Self.quoted()
                 for (original, rewrite) in Self.citusForms {

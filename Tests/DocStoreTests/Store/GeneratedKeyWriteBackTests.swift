@@ -49,103 +49,232 @@ struct NullIdGamer: Codable, Identifiable, Equatable {
     }
 }
 
-@Suite("Generated keys written back into optional-id models")
+/// A model without an `id`: its documents get generated keys, never written in.
+struct Memo: Codable, Equatable, Sendable {
+    var text: String
+}
+
+/// Generated keys, the same test and the same answers on SQLite and on
+/// PostgreSQL: optional-id models get the key written back, models without an
+/// id get one too, untyped documents get it as their `"id"`.
+@Suite("Generated keys written back into optional-id models", .postgresServer)
 struct GeneratedKeyWriteBackTests {
-    @Test func insertInoutSetsTheGeneratedId() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(Gamer.self)
-        var arthur = Gamer(id: nil, name: "Arthur", score: 10)
-        let key = try gamers.insert(&arthur)
-        #expect(key == .integer(1))
-        #expect(arthur.id == 1)
-        #expect(try gamers.get(1) == arthur, "the stored document decodes the same id")
-        var barbara = Gamer(id: nil, name: "Barbara", score: 20)
-        try gamers.insert(&barbara)
-        #expect(barbara.id == 2)
+    @Test(arguments: Backend.allCases)
+    func insertInoutSetsTheGeneratedId(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(Gamer.self, named: "gamers")
+            var arthur = Gamer(id: nil, name: "Arthur", score: 10)
+            let key = try await gamers.insert(&arthur)
+            #expect(key == .integer(1))
+            #expect(arthur.id == 1)
+            #expect(try await gamers.get(1) == arthur, "the stored document decodes the same id")
+            var barbara = Gamer(id: nil, name: "Barbara", score: 20)
+            try await gamers.insert(&barbara)
+            #expect(barbara.id == 2)
+        }
     }
 
-    @Test func plainInsertStoresTheKeyAsTheDocumentsId() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(Gamer.self)
-        let key = try gamers.insert(Gamer(id: nil, name: "Arthur", score: 10))
-        #expect(try gamers.get(key)?.id == key.integerValue)
-        #expect(try store.collection(named: "gamers").get(key)?["id"] == .integer(1))
+    @Test(arguments: Backend.allCases)
+    func plainInsertStoresTheKeyAsTheDocumentsId(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(Gamer.self, named: "gamers")
+            let key = try await gamers.insert(Gamer(id: nil, name: "Arthur", score: 10))
+            #expect(try await gamers.get(key)?.id == key.integerValue)
+            #expect(try await store.collection(named: "gamers").get(key)?["id"] == .integer(1))
+        }
     }
 
-    @Test func aModelWithAnIdIsStoredUnderIt() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(Gamer.self)
-        var chosen = Gamer(id: 42, name: "Chosen", score: 1)
-        #expect(try gamers.insert(&chosen) == .integer(42))
-        #expect(chosen.id == 42)
-        #expect(try gamers.get(42) == chosen)
-        #expect(try gamers.inserted(Gamer(id: nil, name: "Next", score: 2)).id == 43, "generated keys follow the largest")
-        let error = try #require(throws: DocStoreError.self) { try gamers.insert(Gamer(id: 42, name: "Again", score: 3)) }
-        guard case .duplicateKey(_, .integer(42)) = error else { Issue.record("expected duplicateKey, got \(error)"); return }
+    @Test(arguments: Backend.allCases)
+    func aModelWithAnIdIsStoredUnderIt(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(Gamer.self, named: "gamers")
+            var chosen = Gamer(id: 42, name: "Chosen", score: 1)
+            #expect(try await gamers.insert(&chosen) == .integer(42))
+            #expect(chosen.id == 42)
+            #expect(try await gamers.get(42) == chosen)
+            #expect(try await gamers.inserted(Gamer(id: nil, name: "Next", score: 2)).id == 43, "generated keys follow the largest")
+            let error = try await #require(throws: DocStoreError.self) { try await gamers.insert(Gamer(id: 42, name: "Again", score: 3)) }
+            guard case .duplicateKey(_, .integer(42)) = error else { Issue.record("expected duplicateKey, got \(error)"); return }
+        }
     }
 
-    @Test func intOptionalIdsWorkLikeInt64() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(IntGamer.self)
-        let inserted = try gamers.inserted(IntGamer(id: nil, name: "Int"))
-        #expect(inserted == IntGamer(id: 1, name: "Int"))
-        #expect(try gamers.get(1) == inserted)
-        #expect(try gamers.all() == [inserted])
+    @Test(arguments: Backend.allCases)
+    func intOptionalIdsWorkLikeInt64(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(IntGamer.self, named: "intGamers")
+            let inserted = try await gamers.inserted(IntGamer(id: nil, name: "Int"))
+            #expect(inserted == IntGamer(id: 1, name: "Int"))
+            #expect(try await gamers.get(1) == inserted)
+            #expect(try await gamers.all() == [inserted])
+        }
     }
 
-    @Test func batchInsertWritesEveryKeyBack() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(Gamer.self)
-        var batch = [
-            Gamer(id: nil, name: "A", score: 1), Gamer(id: nil, name: "B", score: 2),
-            Gamer(id: 7, name: "C", score: 3), Gamer(id: nil, name: "D", score: 4),
-        ]
-        let keys = try gamers.insert(contentsOf: &batch)
-        #expect(keys == [1, 2, 7, 8].map { DocumentKey.integer($0) })
-        #expect(batch.map(\.id) == [1, 2, 7, 8])
-        #expect(try gamers.all() == batch)
+    @Test(arguments: Backend.allCases)
+    func batchInsertWritesEveryKeyBack(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(Gamer.self, named: "gamers")
+            var batch = [
+                Gamer(id: nil, name: "A", score: 1), Gamer(id: nil, name: "B", score: 2),
+                Gamer(id: 7, name: "C", score: 3), Gamer(id: nil, name: "D", score: 4),
+            ]
+            let keys = try await gamers.insert(contentsOf: &batch)
+            #expect(keys == [1, 2, 7, 8].map { DocumentKey.integer($0) })
+            #expect(batch.map(\.id) == [1, 2, 7, 8])
+            #expect(try await gamers.all() == batch)
 
-        let more = try gamers.inserted(contentsOf: [Gamer(id: nil, name: "E", score: 5), Gamer(id: nil, name: "F", score: 6)])
-        #expect(more.map(\.id) == [9, 10])
-        #expect(try gamers.get([9, 10]) == more)
+            let more = try await gamers.inserted(contentsOf: [Gamer(id: nil, name: "E", score: 5), Gamer(id: nil, name: "F", score: 6)])
+            #expect(more.map(\.id) == [9, 10])
+            #expect(try await gamers.all().suffix(2) == more[...])
+        }
     }
 
-    @Test func aFailingBatchStoresNothingAndWritesNothingBack() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(Gamer.self)
-        try gamers.insert(Gamer(id: 3, name: "Taken", score: 0))
-        let original = [
-            Gamer(id: nil, name: "A", score: 1), Gamer(id: nil, name: "B", score: 2),
-            Gamer(id: 3, name: "Duplicate", score: 3), Gamer(id: nil, name: "D", score: 4),
-        ]
-        var batch = original
-        #expect(throws: DocStoreError.self) { try gamers.insert(contentsOf: &batch) }
-        #expect(batch == original, "no id was written back")
-        #expect(throws: DocStoreError.self) { try gamers.inserted(contentsOf: original) }
-        #expect(try gamers.keys() == [.integer(3)], "the failed batches left nothing behind")
+    @Test(arguments: Backend.allCases)
+    func aFailingBatchStoresNothingAndWritesNothingBack(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(Gamer.self, named: "gamers")
+            try await gamers.insert(Gamer(id: 3, name: "Taken", score: 0))
+            let original = [
+                Gamer(id: nil, name: "A", score: 1), Gamer(id: nil, name: "B", score: 2),
+                Gamer(id: 3, name: "Duplicate", score: 3), Gamer(id: nil, name: "D", score: 4),
+            ]
+            var batch = original
+            await #expect(throws: DocStoreError.self) { try await gamers.insert(contentsOf: &batch) }
+            #expect(batch == original, "no id was written back")
+            await #expect(throws: DocStoreError.self) { try await gamers.inserted(contentsOf: original) }
+            #expect(try await gamers.keys() == [.integer(3)], "the failed batches left nothing behind")
 
-        var single = Gamer(id: 3, name: "Duplicate", score: 3)
-        #expect(throws: DocStoreError.self) { try gamers.insert(&single) }
-        #expect(single.id == 3 && single.name == "Duplicate")
+            var single = Gamer(id: 3, name: "Duplicate", score: 3)
+            await #expect(throws: DocStoreError.self) { try await gamers.insert(&single) }
+            #expect(single.id == 3 && single.name == "Duplicate")
+        }
     }
 
-    @Test func saveInoutInsertsThenReplaces() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(Gamer.self)
-        var gamer = Gamer(id: nil, name: "Saved", score: 1)
-        try gamers.save(&gamer)
-        #expect(gamer.id == 1)
-        gamer.score = 99
-        try gamers.save(&gamer)
-        try gamers.save(gamer)
-        #expect(try gamers.count() == 1)
-        #expect(try gamers.get(1)?.score == 99)
+    @Test(arguments: Backend.allCases)
+    func saveInoutInsertsThenReplaces(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(Gamer.self, named: "gamers")
+            var gamer = Gamer(id: nil, name: "Saved", score: 1)
+            try await gamers.save(&gamer)
+            #expect(gamer.id == 1)
+            gamer.score = 99
+            try await gamers.save(&gamer)
+            try await gamers.save(gamer)
+            #expect(try await gamers.count() == 1)
+            #expect(try await gamers.get(1)?.score == 99)
 
-        let error = try #require(throws: DocStoreError.self) { try gamers.save(Gamer(id: nil, name: "No id", score: 0)) }
-        guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
-        #expect(reason.contains("insert(&model)"))
+            let error = try await #require(throws: DocStoreError.self) { try await gamers.save(Gamer(id: nil, name: "No id", score: 0)) }
+            guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
+            #expect(reason.contains("insert(&model)"))
+        }
     }
 
+    @Test(arguments: Backend.allCases)
+    func modelsWithoutAnIdGetKeysNotWrittenIn(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let memos = store.collection(Memo.self, named: "memos")
+            #expect(try await memos.insert(Memo(text: "a")) == .integer(1))
+            #expect(try await memos.insert(contentsOf: [Memo(text: "b"), Memo(text: "c")]) == [2, 3].map { DocumentKey.integer($0) })
+            #expect(try await memos.get(2) == Memo(text: "b"))
+            #expect(try await store.collection(named: "memos").get(1) == ["text": "a"], "no id in the document")
+            let error = try await #require(throws: DocStoreError.self) { try await memos.save(Memo(text: "d")) }
+            guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
+            #expect(reason.contains("the model has no id"))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func onlyIntegerKeysAreGenerated(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(NamedGamer.self, named: "namedGamers")
+            var named = NamedGamer(id: "ann", name: "Ann")
+            try await gamers.insert(&named)
+            #expect(try await gamers.get("ann") == named)
+            var unnamed = NamedGamer(id: nil, name: "Nobody")
+            let error = try await #require(throws: DocStoreError.self) { try await gamers.insert(&unnamed) }
+            guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
+            #expect(reason.contains("string keys"))
+            #expect(unnamed.id == nil)
+            #expect(try await gamers.count() == 1)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anIdCodedUnderAnotherNameIsAnErrorNotASilentNil(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(RenamedIdGamer.self, named: "renamed")
+            var gamer = RenamedIdGamer(id: nil, name: "Renamed")
+            let error = try await #require(throws: DocStoreError.self) { try await gamers.insert(&gamer) }
+            guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
+            #expect(reason.contains("CodingKeys"))
+            #expect(gamer.id == nil)
+            #expect(try await gamers.count() == 0)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func documentsAlreadyHoldingAnIdMemberGetTheKeyToo(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let squads = store.collection(Squad.self, named: "squads")
+            var squad = Squad(id: nil, captain: .init(id: 99, name: "Cap"))
+            try await squads.insert(&squad)
+            #expect(squad == Squad(id: 1, captain: .init(id: 99, name: "Cap")))
+            #expect(try await squads.get(1) == squad)
+
+            let nulls = store.collection(NullIdGamer.self, named: "nullIdGamers")
+            let stored = try await nulls.inserted(NullIdGamer(id: nil, name: "Null"))
+            #expect(stored.id == 1)
+            #expect(try await store.collection(named: "nullIdGamers").get(1) == ["id": 1, "name": "Null"])
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func untypedDocumentsStillGetTheirIdWrittenIn(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let raw = store.collection(named: "things")
+            let key = try await raw.insert(["name": "thing"])
+            #expect(try await raw.get(key)?["id"] == .integer(1))
+            let error = try await #require(throws: DocStoreError.self) { try await raw.insert(["id": 1.5, "name": "odd"]) }
+            guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
+            #expect(reason.contains("not an integer or a string"), "\(reason)")
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func noKeyIsGeneratedPastInt64Max(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let gamers = store.collection(Gamer.self, named: "gamers")
+            try await gamers.insert(Gamer(id: .max, name: "Last", score: 0))
+            let error = try await #require(throws: DocStoreError.self) { try await gamers.insert(Gamer(id: nil, name: "Past", score: 0)) }
+            guard case .numericOverflow = error else { Issue.record("expected numericOverflow, got \(error)"); return }
+            #expect(try await gamers.count() == 1)
+        }
+    }
+}
+
+extension GeneratedKeyWriteBackTests {
+    /// Writers that generate keys at the same time get one each: on PostgreSQL
+    /// they read the largest key one after the other (a lock per collection).
+    @Test(arguments: Backend.allCases)
+    func concurrentInsertsGetDistinctKeys(backend: Backend) async throws {
+        try await BackendStore.with(backend) { store async throws in
+            let memos = store.collection(Memo.self, named: "memos")
+            try await memos.insert(Memo(text: "first"))  // the table exists before the race
+            let keys = try await withThrowingTaskGroup(of: DocumentKey.self) { group in
+                for index in 0..<16 {
+                    group.addTask { try await memos.insert(Memo(text: "memo \(index)")) }
+                }
+                return try await group.reduce(into: [DocumentKey]()) { $0.append($1) }
+            }
+            #expect(Set(keys) == Set((2...17).map { DocumentKey.integer($0) }))
+            #expect(try await memos.count() == 17)
+        }
+    }
+}
+
+/// What only SQLite's synchronous API has: updates of one document by a closure,
+/// and `store.write`.
+@Suite("Generated keys written back: SQLite's own calls")
+struct GeneratedKeySQLiteTests {
     @Test func updateDeleteAndTypedQueriesWork() throws {
         let store = try DocumentStore.inMemory()
         let gamers = store.collection(Gamer.self)
@@ -172,51 +301,5 @@ struct GeneratedKeyWriteBackTests {
         }
         #expect(gamer.id == 1)
         #expect(try store.collection(Gamer.self).get(1) == gamer)
-    }
-
-    @Test func onlyIntegerKeysAreGenerated() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(NamedGamer.self)
-        var named = NamedGamer(id: "ann", name: "Ann")
-        try gamers.insert(&named)
-        #expect(try gamers.get("ann") == named)
-        var unnamed = NamedGamer(id: nil, name: "Nobody")
-        let error = try #require(throws: DocStoreError.self) { try gamers.insert(&unnamed) }
-        guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
-        #expect(reason.contains("string keys"))
-        #expect(unnamed.id == nil)
-        #expect(try gamers.count() == 1)
-    }
-
-    @Test func anIdCodedUnderAnotherNameIsAnErrorNotASilentNil() throws {
-        let store = try DocumentStore.inMemory()
-        let gamers = store.collection(RenamedIdGamer.self)
-        var gamer = RenamedIdGamer(id: nil, name: "Renamed")
-        let error = try #require(throws: DocStoreError.self) { try gamers.insert(&gamer) }
-        guard case .missingKey(_, let reason) = error else { Issue.record("expected missingKey, got \(error)"); return }
-        #expect(reason.contains("CodingKeys"))
-        #expect(gamer.id == nil)
-        #expect(try gamers.count() == 0)
-    }
-
-    @Test func documentsAlreadyHoldingAnIdMemberGetTheKeyToo() throws {
-        let store = try DocumentStore.inMemory()
-        let squads = store.collection(Squad.self)
-        var squad = Squad(id: nil, captain: .init(id: 99, name: "Cap"))
-        try squads.insert(&squad)
-        #expect(squad == Squad(id: 1, captain: .init(id: 99, name: "Cap")))
-        #expect(try squads.get(1) == squad)
-
-        let nulls = store.collection(NullIdGamer.self)
-        let stored = try nulls.inserted(NullIdGamer(id: nil, name: "Null"))
-        #expect(stored.id == 1)
-        #expect(try store.collection(named: "nullIdGamers").get(1) == ["id": 1, "name": "Null"])
-    }
-
-    @Test func untypedDocumentsStillGetTheirIdWrittenIn() throws {
-        let store = try DocumentStore.inMemory()
-        let raw = store.collection(named: "things")
-        let key = try raw.insert(["name": "thing"])
-        #expect(try raw.get(key)?["id"] == .integer(1))
     }
 }

@@ -50,20 +50,46 @@ struct BackendStore: Sendable {
     }
 }
 
-/// A collection of either backend: each call goes to the one that exists.
+/// A collection of either backend: each call goes to the one it holds.
 struct BackendCollection<Model: Codable & Sendable>: Sendable {
-    let name: String
-    let sqlite: DocumentCollection<Model>?
-    let postgres: PostgresCollection<Model>?
-
-    private func run<T>(_ onSQLite: (DocumentCollection<Model>) throws -> T,
-                        _ onPostgres: (PostgresCollection<Model>) async throws -> T) async throws -> T {
-        if let sqlite { return try onSQLite(sqlite) }
-        return try await onPostgres(postgres!)
+    enum Storage: Sendable {
+        case sqlite(DocumentCollection<Model>)
+        case postgres(PostgresCollection<Model>)
     }
 
-    func insert(contentsOf models: [Model]) async throws {
-        _ = try await run({ try $0.insert(contentsOf: models) }, { try await $0.insert(contentsOf: models) })
+    let name: String
+    let storage: Storage
+
+    init(name: String, sqlite: DocumentCollection<Model>?, postgres: PostgresCollection<Model>?) {
+        self.name = name
+        if let sqlite {
+            storage = .sqlite(sqlite)
+        } else if let postgres {
+            storage = .postgres(postgres)
+        } else {
+            preconditionFailure("a backend collection needs the collection of one backend")
+        }
+    }
+
+    var sqlite: DocumentCollection<Model>? {
+        if case .sqlite(let collection) = storage { collection } else { nil }
+    }
+
+    var postgres: PostgresCollection<Model>? {
+        if case .postgres(let collection) = storage { collection } else { nil }
+    }
+
+    func run<T>(_ onSQLite: (DocumentCollection<Model>) throws -> T,
+                        _ onPostgres: (PostgresCollection<Model>) async throws -> T) async throws -> T {
+        switch storage {
+        case .sqlite(let collection): try onSQLite(collection)
+        case .postgres(let collection): try await onPostgres(collection)
+        }
+    }
+
+    @discardableResult
+    func insert(contentsOf models: [Model]) async throws -> [DocumentKey] {
+        try await run({ try $0.insert(contentsOf: models) }, { try await $0.insert(contentsOf: models) })
     }
 
     func get(_ key: some DocumentKeyRepresentable & Sendable) async throws -> Model? {

@@ -26,4 +26,9 @@ extension PostgresStoreSQL {
     public static func largestKey(_ collection: String) -> String {
         "SELECT max(key) FROM \(quoteIdentifier(collection))"
     }
+
+    /// Waits for, then holds until its transaction ends, the lock under which
+    /// keys are generated in a collection (`$1` its name): concurrent writers
+    /// read the largest key one after the other.
+    public static let lockKeyGeneration = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.keys.' || $1, 0))"
 }

@@ -1,0 +1,51 @@
+// Field changes (migrations) for another backend: the rules and errors SQLite's
+// collections use, so that a change means the same on every backend.
+@_spi(Backends)
+extension BackendSupport {
+    /// Refuses a rename or copy between paths that overlap, from or to the key
+    /// `id` of a keyed collection, or to an array position.
+    public static func checkFieldMove(from source: FieldPath, to target: FieldPath, collection: String, keyed: Bool) throws {
+        try FieldChangeRules.checkMove(from: source, to: target, collection: collection, keyed: keyed)
+    }
+
+    /// Refuses a change of the document itself, or of the key `id` of a keyed collection.
+    public static func checkFieldNotKey(_ path: FieldPath, collection: String, keyed: Bool) throws {
+        try FieldChangeRules.checkNotKey(path, collection: collection, keyed: keyed)
+    }
+
+    /// Refuses a default for a path a change can't write, or a value documents can't hold.
+    public static func checkFieldDefault(_ value: JSONValue, at path: FieldPath, collection: String, keyed: Bool) throws {
+        try FieldChangeRules.checkTarget(path, collection: collection, keyed: keyed)
+        try FieldChangeRules.checkDefault(value, at: path, collection: collection)
+    }
+
+    /// `set <path> where missing to <value>`, as a summary words the change.
+    public static func setDefaultChange(_ path: FieldPath, _ value: JSONValue) -> String {
+        FieldChangeRules.setDefaultChange(path, value)
+    }
+
+    /// The summary of a change that has changed nothing yet.
+    public static func fieldChangeSummary(collection: String, change: String) -> FieldChangeSummary {
+        FieldChangeSummary(collection: collection, change: change, documentsChanged: 0)
+    }
+
+    /// The error of a rename or copy onto a field the document already has.
+    public static func fieldOverwriteError(moving source: FieldPath, to target: FieldPath, key: DocumentKey, collection: String) -> DocStoreError {
+        FieldChangeRules.overwriteError(moving: source, to: target, key: key, collection: collection)
+    }
+
+    /// The error of a change whose target lies behind a value that is not an object.
+    public static func blockedParentError(writing target: FieldPath, key: DocumentKey, collection: String) -> DocStoreError {
+        FieldChangeRules.blockedParentError(writing: target, key: key, collection: collection)
+    }
+
+    /// Whether an index is on `path` or on a field inside it.
+    public static func index(_ index: IndexInfo, covers path: FieldPath) -> Bool {
+        FieldChangeRules.covers(index, path)
+    }
+
+    /// An index's fields after a rename of `old` to `new`.
+    public static func index(_ index: IndexInfo, movedFrom old: FieldPath, to new: FieldPath) -> IndexInfo {
+        FieldChangeRules.moved(index, from: old, to: new)
+    }
+}
