@@ -31,6 +31,7 @@ mode=${1:-workload}
 shift || true
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/docstore-pg-bench.XXXXXX")
+chmod 755 "$work"  # as root, the server runs as "nobody", which must reach its directory
 server=$work/server
 mkdir "$server"
 cleanup() {

@@ -57,7 +57,7 @@ final class PostgresDocStoreWay: PostgresBenchmarkWay {
 
     func all() async throws -> StepResult {
         var result = StepResult()
-        for player in try await players.all() { result.add(player) }
+        try await players.forEach { result.add($0) }
         return result
     }
 

@@ -64,7 +64,7 @@ enum PostgresMemory {
         var result = StepResult()
         switch kind {
         case "forEach":
-            throw BenchmarkError("TODO forEach")
+            try await players.forEach { result.add($0) }
         case "fetch":
             for player in try await players.all() { result.add(player) }
         default:
