@@ -11,6 +11,9 @@ let package = Package(
     dependencies: [
         .package(name: "DocStore", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The PostgreSQL peer: hand-written jsonb SQL through the same client library
+        // DocStorePostgres uses.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // libjansson for the raw C peer. Not named CJansson: the root package has a
@@ -24,6 +27,8 @@ let package = Package(
             name: "docstore-bench",
             dependencies: [
                 .product(name: "DocStore", package: "DocStore"),
+                .product(name: "DocStorePostgres", package: "DocStore"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CJanssonBench",

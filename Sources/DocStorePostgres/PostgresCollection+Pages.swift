@@ -13,15 +13,15 @@ extension PostgresCollection {
     public func page(after key: DocumentKey?, limit: Int) async throws -> [(key: DocumentKey, document: Model)] {
         guard let kind = try await existingKind() else { return [] }
         let rows = if let key {
-            try await session.rows(PostgresStoreSQL.page(after: name), [key.binding, .integer(Int64(limit))], collection: name)
+            try await session.rows(reusing: PostgresStoreSQL.page(after: name), [key.binding, .integer(Int64(limit))], collection: name)
         } else {
-            try await session.rows(PostgresStoreSQL.firstPage(name), [.integer(Int64(limit))], collection: name)
+            try await session.rows(reusing: PostgresStoreSQL.firstPage(name), [.integer(Int64(limit))], collection: name)
         }
         return try rows.map { row in
-            let cells = row.makeRandomAccess()
-            let key = try decodeKey(cells[0], kind: kind)
-            let json = Array(try cells[1].decode(String.self).utf8)
-            return (key, try BackendSupport.decode(Model.self, from: json, collection: name, key: key))
+            var cells = row.makeIterator()
+            guard let keyCell = cells.next() else { throw DocStoreError.corruptDocument(collection: name, key: .string(""), reason: "the server sent no key") }
+            let key = try decodeKey(keyCell, kind: kind)
+            return (key, try decodeDocument(cells.next(), key: key))
         }
     }
 

@@ -63,7 +63,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
             } catch {
                 for (key, json) in batch {
                     try await mappingUniqueViolation {
-                        try await session.rows(PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
+                        try await session.rows(reusing: PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
                     }
                 }
             }
@@ -84,7 +84,8 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         var binds = PostgresBindings(capacity: 2)
         if kind == .integer { binds.append(integers) } else { binds.append(texts) }
         binds.append(batch.map(\.json))
-        try await session.rows(PostgresStoreSQL.insertMany(name, keyKind: kind), binds: binds, collection: name)
+        try await session.rows(reusing: PostgresStoreSQL.insertMany(name, keyKind: kind), binds: binds,
+                               types: kind == .integer ? "IT" : "TT", collection: name)
     }
 
     /// Inserts the document, or replaces the one stored under its key.
@@ -92,7 +93,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     public func save(_ model: Model) async throws -> DocumentKey {
         let (key, json) = try await prepared(model)
         try await mappingUniqueViolation {
-            try await session.rows(PostgresStoreSQL.save(name), [key.binding, .text(json)], collection: name, key: key)
+            try await session.rows(reusing: PostgresStoreSQL.save(name), [key.binding, .text(json)], collection: name, key: key)
         }
         return key
     }
@@ -103,7 +104,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     public func update(_ model: Model) async throws {
         let (key, json) = try await prepared(model)
         let rows = try await mappingUniqueViolation {
-            try await session.rows(PostgresStoreSQL.replace(name), [.text(json), key.binding], collection: name, key: key)
+            try await session.rows(reusing: PostgresStoreSQL.replace(name), [.text(json), key.binding], collection: name, key: key)
         }
         if rows.isEmpty { throw DocStoreError.documentNotFound(collection: name, key: key) }
     }
@@ -113,7 +114,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     public func delete(_ key: some DocumentKeyRepresentable) async throws -> Bool {
         guard let kind = try await existingKeyKind() else { return false }
         let key = try checkedKey(key.documentKey, kind: kind)
-        return try await !session.rows(PostgresStoreSQL.delete(name), [key.binding], collection: name, key: key).isEmpty
+        return try await !session.rows(reusing: PostgresStoreSQL.delete(name), [key.binding], collection: name, key: key).isEmpty
     }
 
     // MARK: Reading
@@ -122,9 +123,10 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     public func get(_ key: some DocumentKeyRepresentable) async throws -> Model? {
         guard let kind = try await existingKeyKind() else { return nil }
         let key = try checkedKey(key.documentKey, kind: kind)
-        let rows = try await session.rows(PostgresStoreSQL.get(name), [key.binding], collection: name, key: key)
+        let rows = try await session.rows(reusing: PostgresStoreSQL.get(name), [key.binding], collection: name, key: key)
         guard let row = rows.first else { return nil }
-        return try BackendSupport.decode(Model.self, from: Array(try row.decode(String.self).utf8), collection: name, key: key)
+        var cells = row.makeIterator()
+        return try decodeDocument(cells.next(), key: key)
     }
 
     /// Every document, in key order.
@@ -141,14 +143,9 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The documents a query selects, in its order.
     public func fetch(_ query: DocumentQuery) async throws -> [Model] {
-        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return [] }
-        let rows = try await session.rows(try compiler.documents(query), collection: name)
-        let kind = keyKind()
-        return try rows.map { row in
-            let cells = row.makeRandomAccess()
-            let key = try decodeKey(cells[0], kind: kind)
-            return try BackendSupport.decode(Model.self, from: Array(try cells[1].decode(String.self).utf8), collection: name, key: key)
-        }
+        var models: [Model] = []
+        try await forEach(query) { models.append($0) }
+        return models
     }
 
     /// The keys of the documents a query selects, in its order.
@@ -326,6 +323,17 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         let recorded = try rows.first.flatMap { KeyKind(rawValue: try $0.decode(String.self)) } ?? kind
         transaction.created(name, kind: recorded)
         return recorded
+    }
+
+    /// The model in a `body::text` cell, decoded from the row's bytes where
+    /// they lie (text comes as its UTF-8 bytes): no `String`, no copy.
+    func decodeDocument(_ cell: PostgresCell?, key: DocumentKey) throws -> Model {
+        guard let bytes = cell?.bytes else {
+            throw DocStoreError.corruptDocument(collection: name, key: key, reason: "the server sent no document")
+        }
+        return try bytes.withUnsafeReadableBytes { json in
+            try BackendSupport.decode(Model.self, from: json, collection: name, key: key)
+        }
     }
 
     func decodeKey(_ cell: PostgresCell, kind: KeyKind?) throws -> DocumentKey {

@@ -39,6 +39,57 @@ enum PostgresSession: Sendable {
         }
     }
 
+    /// Runs a statement and hands each row to `body` as it arrives: nothing is
+    /// collected, and postgres-nio reads on from the server only as `body`
+    /// returns, so a query selecting a million documents holds a few at a time.
+    func forEachRow(_ sql: String, _ bindings: [SQLBinding], collection: String?,
+                    _ body: (PostgresRow) throws -> Void) async throws {
+        let query = PostgresQuery(unsafeSQL: sql, binds: try Self.binds(bindings))
+        do {
+            let sequence: PostgresRowSequence
+            switch self {
+            case .pool(let client): sequence = try await client.query(query, logger: Self.logger)
+            case .transaction(let connection): sequence = try await connection.query(query, logger: Self.logger)
+            }
+            for try await row in sequence { try body(row) }
+        } catch {
+            throw PostgresStoreError.from(error, collection: collection)  // body's own errors pass unchanged
+        }
+    }
+
+    /// Runs one of a collection's fixed statements (``PostgresStoreSQL``'s
+    /// point reads and writes, batch inserts, pages) as a prepared statement
+    /// that each connection prepares once, and collects its rows.
+    @discardableResult
+    func rows(reusing sql: String, _ bindings: [SQLBinding], collection: String, key: DocumentKey? = nil) async throws -> [PostgresRow] {
+        let types = bindings.map(\.typeCode).joined()
+        return try await rows(reusing: sql, binds: try Self.binds(bindings), types: types, collection: collection, key: key)
+    }
+
+    /// The same with postgres-nio's bindings, whose types `types` names (the
+    /// statement is prepared for them).
+    @discardableResult
+    func rows(reusing sql: String, binds: PostgresBindings, types: String, collection: String,
+              key: DocumentKey? = nil) async throws -> [PostgresRow] {
+        let text = ReusedStatement.text(for: sql, types: types)
+        let statement = ReusedStatement(bindings: binds)
+        do {
+            // postgres-nio reads the statement's name and SQL during `execute`.
+            let sequence = try await ReusedStatement.$current.withValue(text) {
+                switch self {
+                case .pool(let client): try await client.execute(statement, logger: Self.logger)
+                case .transaction(let connection): try await connection.execute(statement, logger: Self.logger)
+                }
+            }
+            var rows: [PostgresRow] = []
+            for try await row in sequence { rows.append(row) }
+            return rows
+        } catch {
+            ReusedStatement.failed(text, error)
+            throw PostgresStoreError.from(error, collection: collection, key: key)
+        }
+    }
+
     /// Runs a compiled statement and collects its rows.
     @discardableResult
     func rows(_ statement: CompiledStatement, collection: String) async throws -> [PostgresRow] {
@@ -59,6 +110,19 @@ enum PostgresSession: Sendable {
             }
         }
         return binds
+    }
+}
+
+extension SQLBinding {
+    /// One letter per kind of binding: what a reused statement is prepared for.
+    var typeCode: String {
+        switch self {
+        case .null: "n"
+        case .integer: "i"
+        case .double: "d"
+        case .text: "t"
+        case .blob: "b"
+        }
     }
 }
 

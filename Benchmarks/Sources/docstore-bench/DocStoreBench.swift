@@ -24,6 +24,7 @@ struct DocStoreBench {
           --migration   also run issue 14's migrations (M1 rename, M1s the same in SQL, M2 convert)
                         at N = 100000 and 1000000, each in a child process (time and peak memory)
           --migration-only  run only those
+        docstore-bench --postgres URL [N] [--rounds R]: W1–W9 on PostgreSQL (issue 13; see Benchmarks/README.md)
         """
 
     static func main() {
@@ -48,6 +49,24 @@ struct DocStoreBench {
         }
         if arguments.first == "--group-all", arguments.count == 2 {
             return try PeakMemory.groupAll(path: arguments[1])
+        }
+
+        // Issue 13: W1–W9 on PostgreSQL, DocStore against SQL by hand.
+        if arguments.first == "--postgres" {
+            let options = try PostgresBenchmark.options(arguments.dropFirst())
+            return try PostgresBenchmark.wait { try await PostgresBenchmark.run(options) }
+        }
+        if arguments.first == "--postgres-memory", arguments.count >= 2 {
+            let url = arguments[1]
+            let sizes = try arguments.dropFirst(2).map { argument in
+                guard let n = Int(argument), n >= 10 else { throw BenchmarkError(PostgresBenchmark.usage) }
+                return n
+            }
+            return try PostgresBenchmark.wait { try await PostgresMemory.run(url: url, sizes: sizes.isEmpty ? PeakMemory.sizes : sizes) }
+        }
+        if arguments.first == "--postgres-read", arguments.count == 3 {
+            let (url, kind) = (arguments[1], arguments[2])
+            return try PostgresBenchmark.wait { try await PostgresMemory.read(url: url, kind: kind) }
         }
 
         var n = 100_000

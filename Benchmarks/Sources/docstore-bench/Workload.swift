@@ -24,10 +24,12 @@ struct BenchTeam: Codable, Identifiable, Sendable {
     var city: String
 }
 
-/// A player with the member W9's join fills (DocStore's way only): the same
-/// stored documents, read through a model that names the joined team.
+/// A player with the member W9's join fills (DocStore's ways only): the same
+/// stored documents, read through a model that names the joined team
+/// (`Identifiable`, as a PostgreSQL collection's model must be).
 @Document
-struct RosterLine: Codable, Sendable {
+struct RosterLine: Codable, Identifiable, Sendable {
+    var id: Int
     var lastName: String
     var teamId: Int
     var team: BenchTeam? = nil

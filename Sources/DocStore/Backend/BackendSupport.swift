@@ -13,6 +13,13 @@ public enum BackendSupport {
         try json.withUnsafeBytes { try ModelCoding.decode(type, from: $0, collection: collection, key: key) }
     }
 
+    /// A model from JSON text in memory someone else owns (a row's bytes),
+    /// with errors naming the collection and key.
+    public static func decode<Model: Decodable>(_ type: Model.Type, from json: UnsafeRawBufferPointer, collection: String,
+                                                key: DocumentKey) throws -> Model {
+        try ModelCoding.decode(type, from: json, collection: collection, key: key)
+    }
+
     /// A JSON value from JSON text, with errors naming the collection and key.
     public static func parse(_ json: [UInt8], collection: String, key: DocumentKey?) throws -> JSONValue {
         do {

@@ -1,0 +1,43 @@
+@_spi(Backends) import DocStore
+import PostgresNIO
+
+extension PostgresCollection {
+    /// Calls `body` with each document a query selects, in its order, as the
+    /// server sends them: each row is decoded and handed over, then dropped,
+    /// so reading a million documents takes the memory of a few (``fetch(_:)``
+    /// collects them). Throwing from `body` stops the query.
+    ///
+    ///     try await players.forEach(DocumentQuery()) { player in total += player.number }
+    public func forEach(_ query: DocumentQuery, _ body: (Model) throws -> Void) async throws {
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return }
+        let statement = try compiler.documents(query)
+        let kind = keyKind()
+        try await session.forEachRow(statement.sql, statement.bindings, collection: name) { row in
+            var cells = row.makeIterator()
+            guard let keyCell = cells.next() else {
+                throw DocStoreError.corruptDocument(collection: name, key: .string(""), reason: "the server sent no key")
+            }
+            let key = try decodeKey(keyCell, kind: kind)
+            try body(try decodeDocument(cells.next(), key: key))
+        }
+    }
+
+    /// Calls `body` with every document, in key order, as the server sends them.
+    public func forEach(_ body: (Model) throws -> Void) async throws {
+        try await forEach(DocumentQuery(), body)
+    }
+}
+
+extension PostgresCollectionQuery {
+    /// Calls `body` with each selected document, in order, as the server sends
+    /// them (nothing collected):
+    ///
+    ///     try await players.filter { $0.teamId == 1 }.forEach { print($0.lastName) }
+    public func forEach(_ body: (Model) throws -> Void) async throws {
+        guard stages.isEmpty else {
+            for model in try await fetch() { try body(model) }  // joins: rows come through the pipeline
+            return
+        }
+        try await collection.forEach(documentQuery(), body)
+    }
+}
