@@ -46,7 +46,7 @@ extension DocumentCollection where Model: QueryableDocument {
     ///         .sorted { $0.number }
     ///         .fetch()
     ///
-    /// See ``CollectionQuery/filter(_:)-(Predicate<Model>)`` for what converts.
+    /// What converts is listed in the README, "Coming from SwiftData".
     public func filter(_ predicate: Predicate<Model>) -> CollectionQuery<Model> {
         query.filter(predicate)
     }
