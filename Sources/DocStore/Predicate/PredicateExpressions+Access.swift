@@ -25,8 +25,8 @@ extension PredicateConverter {
                 return .field(path.appending(member))
             }
             let reason = model._documentKeyPaths.isEmpty
-                ? "\(type) lists no key paths (declare it with @Document), so \(keyPath) can't be named"
-                : "\(keyPath) is not a stored property of \(type) (computed, static, lazy and properties CodingKeys leave out aren't stored)"
+                ? "\(type) lists no key paths (declare it with @Document), so \(name(of: keyPath)) can't be named"
+                : "\(name(of: keyPath)) is not a stored property of \(type) (computed, static, lazy and properties CodingKeys leave out aren't stored)"
             throw PredicateConversionError(expression, field: path, reason: reason)
         }
         if let array = type as? any PredicateArrayField.Type {
@@ -39,8 +39,18 @@ extension PredicateConverter {
         if type == String.self, keyPath == \String.isEmpty {
             return .condition(.compare(path, .equal, .string("")))
         }
-        let reason = "\(keyPath) has no DocStore equivalent on a stored \(type) (a nested model's properties need @Document on the nested type)"
+        let reason = "\(name(of: keyPath)) has no DocStore equivalent on a stored \(type) (a nested model's properties need @Document on the nested type)"
         throw PredicateConversionError(expression, field: path, reason: reason)
+    }
+}
+
+extension PredicateConverter {
+    /// A key path as Swift prints it (`\Player.number`), or, for a computed
+    /// property, which Swift can't name at run time, its value type.
+    static func name(of keyPath: AnyKeyPath) -> String {
+        let text = String(describing: keyPath)
+        guard text.contains("<computed") else { return text }
+        return "a computed property (of type \(Swift.type(of: keyPath).valueType))"
     }
 }
 
