@@ -47,7 +47,11 @@ extension PredicateConverter {
             guard op == .equal || op == .notEqual else { break }
             return op == .equal ? .isNull(path) : .not(.isNull(path))
         case .array(let elements) where op == .equal || op == .notEqual:
-            // Arrays are equal when they have the same count and equal elements.
+            // Arrays are equal when they have the same count and equal elements;
+            // a set's stored order is not its order, so it has no such test.
+            guard unwrapped(value) is any PredicateOrderedArray else {
+                throw PredicateConversionError(expression, field: path, reason: "a \(type(of: unwrapped(value))) is compared as a whole; test its elements with contains(_:)")
+            }
             var parts: [Condition] = [.arrayCount(path, .equal, elements.count)]
             for (index, element) in elements.enumerated() {
                 let elementPath = path.appending(index: index)
@@ -120,6 +124,17 @@ extension ComparisonOperator {
         }
     }
 }
+
+/// The wrapped value of a (possibly nested) optional, or the value itself.
+private func unwrapped(_ value: Any) -> Any {
+    guard let optional = value as? any PredicateOptionalValue, let wrapped = optional.wrappedAny else { return value }
+    return unwrapped(wrapped)
+}
+
+/// Arrays: stored in their own order, so comparable element by element.
+protocol PredicateOrderedArray {}
+
+extension Array: PredicateOrderedArray {}
 
 /// `Optional`, seen through `Any`: a captured optional value, or `nil`.
 protocol PredicateOptionalValue {

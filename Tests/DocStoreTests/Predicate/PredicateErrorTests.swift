@@ -8,6 +8,12 @@ struct ShelfLabel: Codable, Equatable {
 }
 
 @Document
+struct Roster: Codable, Identifiable {
+    var id: Int
+    var tags: Set<String>
+}
+
+@Document
 struct Shelf: Codable, Identifiable {
     var id: Int
     var label: ShelfLabel
@@ -88,6 +94,16 @@ extension PredicateTests {
             let games = [Game(opponent: "NYY", runs: 1)]
             let array = try error(#Predicate<Ballplayer> { $0.games == games })
             #expect(array.reason.contains("an array of arrays or documents is compared as a whole"))
+        }
+
+        /// A set is stored in an order of its own: equality with one has no element-wise test.
+        @Test func aSetComparedAsAWhole() throws {
+            let wanted: Set = ["captain", "slugger"]
+            let error = try error(#Predicate<Roster> { $0.tags == wanted })
+            #expect(error.field == path("tags"))
+            #expect(error.reason.hasPrefix("a Set<String> is compared as a whole"))
+            // Its elements are tested as an array's.
+            #expect(try Condition(#Predicate<Roster> { $0.tags.contains("captain") }) == .arrayContains(path("tags"), .string("captain")))
         }
 
         @Test func anIndexSubscript() throws {
