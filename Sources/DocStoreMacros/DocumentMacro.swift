@@ -5,7 +5,8 @@ import SwiftSyntaxMacros
 
 /// `@Document`: adds `QueryableDocument` conformance and a `Fields` struct with one
 /// typed `DocumentField` per stored property, keyed as the property is stored in
-/// JSON (honouring `CodingKeys`). Both are `nonisolated`, whatever the module's
+/// JSON (honouring `CodingKeys`), and the same properties as key paths for
+/// `#Predicate` conversion (``DocumentKeyPathTable``). Both are `nonisolated`, whatever the module's
 /// default isolation.
 public struct DocumentMacro: ExtensionMacro {
     public static func expansion(
@@ -49,7 +50,9 @@ public struct DocumentMacro: ExtensionMacro {
             }
             """
         guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
-        return [extensionDecl.formatted().cast(ExtensionDeclSyntax.self)]
+        let keyPathTable = DocumentKeyPathTable.extensionDecl(
+            for: type, properties: properties.found, keys: keys, access: access)
+        return [extensionDecl.formatted().cast(ExtensionDeclSyntax.self)] + (keyPathTable.map { [$0] } ?? [])
     }
 }
 

@@ -35,7 +35,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             struct Player: Codable, Identifiable {
                 var id: Int
                 let firstName: String
@@ -108,7 +108,27 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Player {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.id, "id"),
+                        DocStore.DocumentKeyPath(\Self.firstName, "firstName"),
+                        DocStore.DocumentKeyPath(\Self.nickname, "nickname"),
+                        DocStore.DocumentKeyPath(\Self.legacy, "legacy"),
+                        DocStore.DocumentKeyPath(\Self.position, "position"),
+                        DocStore.DocumentKeyPath(\Self.tags, "tags"),
+                        DocStore.DocumentKeyPath(\Self.stats, "stats"),
+                        DocStore.DocumentKeyPath(\Self.games, "games"),
+                        DocStore.DocumentKeyPath(\Self.extra, "extra"),
+                        DocStore.DocumentKeyPath(\Self.a, "a"),
+                        DocStore.DocumentKeyPath(\Self.b, "b"),
+                        DocStore.DocumentKeyPath(\Self.`default`, "default"),
+                        DocStore.DocumentKeyPath(\Self.observed, "observed"),
+                    ]
+                }
+            }
+            """#
         }
     }
 
@@ -159,6 +179,16 @@ struct DocumentMacroTests {
                     }
                 }
             }
+
+            nonisolated extension Player {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.id, "_id"),
+                        DocStore.DocumentKeyPath(\Self.firstName, "first_name"),
+                        DocStore.DocumentKeyPath(\Self.weird, #"odd "key""#),
+                    ]
+                }
+            }
             """#
         }
     }
@@ -177,7 +207,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             struct Point: Codable {
                 var x: Double
                 var y: Double
@@ -201,7 +231,16 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Point {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.x, "x"),
+                        DocStore.DocumentKeyPath(\Self.y, "y"),
+                    ]
+                }
+            }
+            """#
         }
     }
 
@@ -217,7 +256,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             public struct Team: Codable, Sendable {
                 public var id: Int
                 var city: String
@@ -245,7 +284,18 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Team {
+                public nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.id, "id"),
+                        DocStore.DocumentKeyPath(\Self.city, "city"),
+                        DocStore.DocumentKeyPath(\Self.secret, "secret"),
+                        DocStore.DocumentKeyPath(\Self.league, "league"),
+                    ]
+                }
+            }
+            """#
         }
     }
 
@@ -259,7 +309,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             final class Box<Content: Codable>: Swift.Codable {
                 var content: Content
                 var label: String
@@ -279,7 +329,16 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Box {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.content, "content"),
+                        DocStore.DocumentKeyPath(\Self.label, "label"),
+                    ]
+                }
+            }
+            """#
         }
         assertMacro {
             """
@@ -289,7 +348,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             struct Pair: Encodable & Decodable {
                 var left: Int
             }
@@ -305,7 +364,15 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Pair {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.left, "left"),
+                    ]
+                }
+            }
+            """#
         }
     }
 
@@ -335,7 +402,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             struct Player: Identifiable, Codable {
                 var id: Int
             }
@@ -351,7 +418,15 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Player {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.id, "id"),
+                    ]
+                }
+            }
+            """#
         }
         assertMacro {
             """
@@ -378,7 +453,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             struct Player: Codable {
                 var id: Int
             }
@@ -394,7 +469,15 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Player {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.id, "id"),
+                    ]
+                }
+            }
+            """#
         }
     }
 
@@ -424,7 +507,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             final class Player: Codable {
                 var id: Int
             }
@@ -440,7 +523,15 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Player {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.id, "id"),
+                    ]
+                }
+            }
+            """#
         }
     }
 
@@ -555,7 +646,7 @@ struct DocumentMacroTests {
             }
             """
         } expansion: {
-            """
+            #"""
             struct Player: Codable {
                 var number: Int = 0
             }
@@ -571,7 +662,15 @@ struct DocumentMacroTests {
                     }
                 }
             }
-            """
+
+            nonisolated extension Player {
+                nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.number, "number"),
+                    ]
+                }
+            }
+            """#
         }
     }
 
@@ -592,6 +691,66 @@ struct DocumentMacroTests {
                     ╰─ 🛑 @Document can't read a tuple pattern: declare each stored property on its own
             }
             """
+        }
+    }
+
+    /// The key-path table for `#Predicate`: every coded stored property, private
+    /// ones included, under its `CodingKeys` name; a property `CodingKeys` leaves
+    /// out is not listed (its key path must not convert to a member never stored).
+    @Test func keyPathTableFollowsCodingKeysAndAccess() {
+        assertMacro {
+            """
+            @Document
+            public struct Locker: Codable {
+                public var id: Int
+                private var combination: Int
+                var cache: String?
+                var label: String { "" }
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case combination = "code"
+                }
+            }
+            """
+        } expansion: {
+            #"""
+            public struct Locker: Codable {
+                public var id: Int
+                private var combination: Int
+                var cache: String?
+                var label: String { "" }
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                    case combination = "code"
+                }
+            }
+
+            nonisolated extension Locker: DocStore.QueryableDocument {
+                public nonisolated struct Fields: DocStore.DocumentFieldSet {
+                    public let _path: DocStore.FieldPath
+                    public init(_path: DocStore.FieldPath) {
+                        self._path = _path
+                    }
+                    public var id: DocStore.DocumentField<Int> {
+                        DocStore.DocumentField(_path.appending("id"))
+                    }
+                    fileprivate var combination: DocStore.DocumentField<Int> {
+                        DocStore.DocumentField(_path.appending("code"))
+                    }
+                }
+            }
+
+            nonisolated extension Locker {
+                public nonisolated static var _documentKeyPaths: [DocStore.DocumentKeyPath] {
+                    [
+                        DocStore.DocumentKeyPath(\Self.id, "id"),
+                        DocStore.DocumentKeyPath(\Self.combination, "code"),
+                    ]
+                }
+            }
+            """#
         }
     }
 }

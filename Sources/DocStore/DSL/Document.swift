@@ -18,10 +18,14 @@
 /// property it leaves out gets no field). Computed, static and `lazy` properties
 /// get no field. Every stored property needs an explicit type annotation.
 ///
+/// It also lists the stored properties' key paths (`_documentKeyPaths`), so a
+/// Foundation `#Predicate` on the model works as a filter:
+/// `players.filter(#Predicate { $0.number >= 10 })`.
+///
 /// The generated extension and `Fields` struct are `nonisolated`, so a model works
 /// in a module built with `.defaultIsolation(MainActor.self)`: declare it
 /// `nonisolated struct Player` and its typed queries run off the main actor too.
-@attached(extension, conformances: QueryableDocument, names: named(Fields))
+@attached(extension, conformances: QueryableDocument, names: named(Fields), named(_documentKeyPaths))
 public macro Document() = #externalMacro(module: "DocStoreMacros", type: "DocumentMacro")
 
 /// A `Codable` model whose documents can be queried with typed fields: the
@@ -36,6 +40,12 @@ public macro Document() = #externalMacro(module: "DocStoreMacros", type: "Docume
 public protocol QueryableDocument: Codable {
     /// The model's fields, as a query's closures see them (`$0` in `filter { $0.number > 10 }`).
     associatedtype Fields: DocumentFieldSet
+
+    /// The stored properties' key paths and the JSON members they are stored in,
+    /// so a Foundation `#Predicate` on the model can be turned into a query.
+    /// The ``Document()`` macro writes it; without the macro it is empty, and a
+    /// predicate naming a property of the model can't be converted.
+    static var _documentKeyPaths: [DocumentKeyPath] { get }
 }
 
 /// The typed fields of a ``QueryableDocument``, all rooted at one path: the
