@@ -34,7 +34,7 @@ public struct DocumentMacro: ExtensionMacro {
                 }
                 """)
         }
-        let conformance = protocols.isEmpty ? "" : ": DocStore.QueryableDocument"
+        let conformance = Self.requests("QueryableDocument", in: protocols) ? ": DocStore.QueryableDocument" : ""
         // `nonisolated` on the extension and on `Fields`: in a module built with
         // `.defaultIsolation(MainActor.self)` (new Xcode app targets) both would
         // otherwise be main-actor isolated, making the conformance main-actor
@@ -50,6 +50,16 @@ public struct DocumentMacro: ExtensionMacro {
             """
         guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else { return [] }
         return [extensionDecl.formatted().cast(ExtensionDeclSyntax.self)]
+            + DirectCoding.extensions(for: declaration, type: type, conformingTo: protocols,
+                                      properties: properties.found, access: access)
+    }
+
+    /// Whether the compiler asks for a conformance to `name` (it leaves out those
+    /// the type already has).
+    static func requests(_ name: String, in protocols: [TypeSyntax]) -> Bool {
+        var names: Set<String> = []
+        for proto in protocols { Model.collectNames(proto, into: &names) }
+        return names.contains(name)
     }
 }
 
