@@ -147,6 +147,15 @@ public struct DirectJSONObjectDecoder {
         guard let index = presentValue(name) else { return nil }
         return try decoder.decodeArray(T.self, at: index, key: StringCodingKey(name))
     }
+    /// Reads an array of strings (without generic calls).
+    public func decode(_ type: [String].Type, forKey name: String) throws -> [String] {
+        try decoder.decodeStringArray(at: value(name), key: StringCodingKey(name))
+    }
+    /// Reads an array of strings; missing or null is nil.
+    public func decode(_ type: [String]?.Type, forKey name: String) throws -> [String]? {
+        guard let index = presentValue(name) else { return nil }
+        return try decoder.decodeStringArray(at: index, key: StringCodingKey(name))
+    }
     /// Reads an array of `@Document` models, each through its generated code.
     public func decode<T: DirectJSONDecodable>(_ type: [T].Type, forKey name: String) throws -> [T] {
         try decoder.decodeDirectArray(T.self, at: value(name), key: StringCodingKey(name))

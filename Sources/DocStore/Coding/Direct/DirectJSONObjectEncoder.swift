@@ -140,6 +140,15 @@ public struct DirectJSONObjectEncoder {
     public func encode<T: Encodable>(_ value: [T]?, forKey name: String, json key: StaticString) throws {
         if let value { try encode(value, forKey: name, json: key) }
     }
+    /// Writes the member (an array of strings, without generic iteration).
+    public func encode(_ value: [String], forKey name: String, json key: StaticString) throws {
+        try begin(key)
+        try encoder.writeStringArray(value, key: StringCodingKey(name))
+    }
+    /// Writes the member when `value` isn't nil (nil members are left out).
+    public func encode(_ value: [String]?, forKey name: String, json key: StaticString) throws {
+        if let value { try encode(value, forKey: name, json: key) }
+    }
     /// An array of `@Document` models, each through its generated code.
     public func encode<T: DirectJSONEncodable>(_ value: [T], forKey name: String, json key: StaticString) throws {
         try begin(key)

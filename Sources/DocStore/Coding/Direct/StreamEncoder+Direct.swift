@@ -49,6 +49,18 @@ extension StreamEncoder {
         }
     }
 
+    /// Writes an array of strings: `writeArray`'s bytes, without its unspecialized
+    /// generic iteration (the most common array member, and most of its cost).
+    func writeStringArray(_ array: [String], key: any CodingKey) throws {
+        try nested(key) {
+            let frame = openFrame(isObject: false)
+            for element in array {
+                guard beginElement(frame, key: nil) else { throw staleContainer(at: codingPath) }
+                JSONWriter.appendString(element, to: &bytes)
+            }
+        }
+    }
+
     /// Writes an array of generated models.
     func writeDirectArray<T: DirectJSONEncodable>(_ array: [T], key: any CodingKey) throws {
         try nested(key) {

@@ -39,6 +39,22 @@ extension TapeDecoder {
         }
     }
 
+    /// An array of strings: `decodeArray`'s result and errors, without its
+    /// unspecialized generic calls.
+    func decodeStringArray(at index: Int, key: any CodingKey) throws -> [String] {
+        try nested(at: index, key) { () throws -> [String] in
+            let path = codingPath
+            var element = try arrayStart(at: index, path: path)
+            var result: [String] = []
+            result.reserveCapacity(Int(tape.entries[index].count))
+            for position in 0..<Int(tape.entries[index].count) {
+                result.append(try decodeString(at: element, path: path, key: IndexCodingKey(position)))
+                element = tape.next(after: element)
+            }
+            return result
+        }
+    }
+
     /// An array of generated models.
     func decodeDirectArray<T: DirectJSONDecodable>(_ type: T.Type, at index: Int, key: any CodingKey) throws -> [T] {
         try nested(at: index, key) { () throws -> [T] in
