@@ -35,7 +35,7 @@ public struct DocumentMacro: ExtensionMacro {
                 }
                 """)
         }
-        let conformance = protocols.isEmpty ? "" : ": DocStore.QueryableDocument"
+        let conformance = Self.requests("QueryableDocument", in: protocols) ? ": DocStore.QueryableDocument" : ""
         // `nonisolated` on the extension and on `Fields`: in a module built with
         // `.defaultIsolation(MainActor.self)` (new Xcode app targets) both would
         // otherwise be main-actor isolated, making the conformance main-actor
@@ -53,6 +53,16 @@ public struct DocumentMacro: ExtensionMacro {
         let keyPathTable = DocumentKeyPathTable.extensionDecl(
             for: type, properties: properties.found, keys: keys, access: access)
         return [extensionDecl.formatted().cast(ExtensionDeclSyntax.self)] + (keyPathTable.map { [$0] } ?? [])
+            + DirectCoding.extensions(for: declaration, type: type, conformingTo: protocols,
+                                      properties: properties.found, access: access)
+    }
+
+    /// Whether the compiler asks for a conformance to `name` (it leaves out those
+    /// the type already has).
+    static func requests(_ name: String, in protocols: [TypeSyntax]) -> Bool {
+        var names: Set<String> = []
+        for proto in protocols { Model.collectNames(proto, into: &names) }
+        return names.contains(name)
     }
 }
 

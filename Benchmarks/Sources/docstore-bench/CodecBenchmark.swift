@@ -3,7 +3,9 @@ import Foundation
 
 /// The codec alone: µs per document to encode and to decode the workload's
 /// document, DocStore's internal codec (through its `@_spi(Benchmarks)` entry
-/// points, exactly what the store calls) against Foundation's JSONEncoder and
+/// points, exactly what the store calls: the code `@Document` generates for
+/// `Player`), the same codec through `Player`'s `Codable` conformance (what the
+/// store ran before generated coding), Foundation's JSONEncoder and
 /// JSONDecoder (one of each, reused: their best case), with the raw C peer's
 /// hand-written encoder and libjansson decoder as the practical limit.
 enum CodecBenchmark {
@@ -37,6 +39,9 @@ enum CodecBenchmark {
     static func run() throws -> String {
         let players = (1...documentCount).map(Workload.player)
         let stored = try players.map { try BenchmarkCodec.encode($0) }  // the bytes DocStore stores
+        guard try players.allSatisfy({ try BenchmarkCodec.encodeThroughCodable($0) == BenchmarkCodec.encode($0) }) else {
+            throw BenchmarkError("generated coding and Codable wrote different bytes")
+        }
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
         let storedData = stored.map { Data($0) }
@@ -47,6 +52,11 @@ enum CodecBenchmark {
             Row(name: "DocStore codec", microseconds: try measure {
                 var total = 0
                 for p in players { total &+= try BenchmarkCodec.encode(p).count }
+                return total
+            }),
+            Row(name: "DocStore via Codable", microseconds: try measure {
+                var total = 0
+                for p in players { total &+= try BenchmarkCodec.encodeThroughCodable(p).count }
                 return total
             }),
             Row(name: "Foundation JSONEncoder", microseconds: try measure {
@@ -69,6 +79,13 @@ enum CodecBenchmark {
                 var total = 0
                 for bytes in stored {
                     total &+= try bytes.withUnsafeBytes { try BenchmarkCodec.decode(Player.self, from: $0).checksum }
+                }
+                return total
+            }),
+            Row(name: "DocStore via Codable", microseconds: try measure {
+                var total = 0
+                for bytes in stored {
+                    total &+= try bytes.withUnsafeBytes { try BenchmarkCodec.decodeThroughCodable(Player.self, from: $0).checksum }
                 }
                 return total
             }),

@@ -13,4 +13,18 @@ public enum BenchmarkCodec {
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
         try DocumentCodec.decode(type, from: bytes)
     }
+
+    /// The document's JSON bytes through the model's `encode(to:)`, even when
+    /// `@Document` generated direct coding for it: the figure before that code.
+    public static func encodeThroughCodable<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = StreamEncoder()
+        try DocumentCodec.encodeThroughCodable(value, with: encoder)
+        return encoder.bytes.array
+    }
+
+    /// The value decoded through its `init(from:)`, even when `@Document`
+    /// generated direct coding for it.
+    public static func decodeThroughCodable<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        try DocumentCodec.decodeThroughCodable(type, from: bytes)
+    }
 }

@@ -49,7 +49,16 @@ enum DocumentCodec {
 
     /// Encodes into `encoder`'s buffer (reset first, so one encoder serves a whole
     /// batch without allocating per document); read the text from `encoder.bytes`.
-    static func encode<T: Encodable>(_ value: T, with encoder: StreamEncoder) throws(DocumentCodingError) {
+    /// A model with generated coding (`@Document`) is written by it; the bytes
+    /// are the same as `encode(to:)`'s.
+    static func encode<T: Encodable>(_ value: T, with encoder: StreamEncoder, as encoding: DocumentEncoding<T> = .init()) throws(DocumentCodingError) {
+        try encoding.encode(value, with: encoder)
+    }
+
+    /// Encodes through the value's `encode(to:)`, even when `@Document`
+    /// generated direct coding for it (the reference the generated code is
+    /// tested against).
+    static func encodeThroughCodable<T: Encodable>(_ value: T, with encoder: StreamEncoder) throws(DocumentCodingError) {
         encoder.reset()
         do {
             try encoder.writeValue(value, path: [], key: nil)
@@ -61,12 +70,26 @@ enum DocumentCodec {
     }
 
     /// Decodes a model from JSON text (as read from SQLite; not NUL-terminated).
+    /// A model with generated coding (`@Document`) is read by it; it accepts and
+    /// rejects the same documents as `init(from:)`, with the same errors.
     ///
     /// - Throws: `invalidJSON` with line and column; `typeMismatch`,
     ///   `valueNotFound`, `keyNotFound` or `invalidValue` naming the coding path.
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> T {
-        let input = bytes.assumingMemoryBound(to: UInt8.self)
-        let tape = try parseTape(input)
+    static func decode<T: Decodable>(
+        _ type: T.Type, from bytes: UnsafeRawBufferPointer, as decoding: DocumentDecoding<T> = .init()
+    ) throws(DocumentCodingError) -> T {
+        try decoding.decode(from: parseTape(bytes.assumingMemoryBound(to: UInt8.self)))
+    }
+
+    /// Decodes through the type's `init(from:)`, even when `@Document`
+    /// generated direct coding for it (the reference the generated code is
+    /// tested against).
+    static func decodeThroughCodable<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> T {
+        try decodeThroughCodable(type, from: parseTape(bytes.assumingMemoryBound(to: UInt8.self)))
+    }
+
+    /// Decodes a parsed document through the type's `init(from:)`.
+    static func decodeThroughCodable<T: Decodable>(_ type: T.Type, from tape: JSONTape) throws(DocumentCodingError) -> T {
         let decoder = TapeDecoder(tape: tape)
         do {
             return try decoder.decodeValue(T.self, at: 0, path: [], key: nil)

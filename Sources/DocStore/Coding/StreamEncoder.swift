@@ -34,18 +34,20 @@ final class StreamEncoder: Encoder {
         var id: UInt32
     }
 
-    @exclusivity(unchecked) private(set) var frames: [Frame] = []
+    // Not private: the generated-coding path (StreamEncoder+Direct.swift) keeps
+    // the same frames, base and depth as `writeNested` does.
+    @exclusivity(unchecked) var frames: [Frame] = []
     @exclusivity(unchecked) private var nextFrameID: UInt32 = 1
     /// `frames.count` and `bytes.count` when the value being encoded began.
-    @exclusivity(unchecked) private var base = 0
-    @exclusivity(unchecked) private var valueStart = 0
+    @exclusivity(unchecked) var base = 0
+    @exclusivity(unchecked) var valueStart = 0
     /// Super encoders, written into their frame when it closes.
     @exclusivity(unchecked) private var deferred: [(frameID: UInt32, key: String?, encoder: StreamEncoder)] = []
     /// The first misuse seen by a method that cannot throw.
     private(set) var misuse: DocumentCodingError?
     /// How many containers enclose this encoder's value in the document: 0, but
     /// for a `superEncoder()`, whose text is spliced into its parent's container.
-    private var enclosingDepth = 0
+    var enclosingDepth = 0
 
     /// Whether nothing has been written yet for the current value.
     var isAtValueStart: Bool { frames.count == base && bytes.count == valueStart }

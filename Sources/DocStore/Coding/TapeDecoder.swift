@@ -18,8 +18,10 @@ final class TapeDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Look-up hint: in object `hintObject`, the member after the last one found.
-    @exclusivity(unchecked) private var hintObject = -1
-    @exclusivity(unchecked) private var hintPosition = 0
+    /// (Not private: generated decoding saves and restores it around nested
+    /// values, as `decodeNested` does.)
+    @exclusivity(unchecked) var hintObject = -1
+    @exclusivity(unchecked) var hintPosition = 0
 
     init(tape: JSONTape, current: Int = 0, codingPath: [any CodingKey] = []) {
         self.tape = tape
@@ -65,12 +67,16 @@ final class TapeDecoder: Decoder {
 
     /// The tape index of the value for `key` in the object at `object`, or nil.
     func find(_ key: some CodingKey, in object: Int) -> Int? {
+        find(name: key.stringValue, in: object)
+    }
+
+    /// The tape index of the value of member `name` in the object at `object`, or nil.
+    func find(name: String, in object: Int) -> Int? {
         let end = Int(tape.entries[object].end)
         let first = object + 1
         // With duplicate member names the first one counts (as in SQLite): search
         // from the first member, not from the hint.
         let start = hintObject == object && hintPosition < end && !tape.entries[object].hasDuplicateKeys ? hintPosition : first
-        let name = key.stringValue
         let searched: Int?? = name.utf8.withContiguousStorageIfAvailable { keyBytes in
             // From the hint to the end, then wrap around.
             if let index = scan(from: start, to: end, for: keyBytes) { return index }

@@ -22,10 +22,20 @@
 /// Foundation `#Predicate` on the model works as a filter:
 /// `players.filter(#Predicate { $0.number >= 10 })`.
 ///
+/// The macro also generates the model's JSON coding (``DirectJSONEncodable`` and
+/// ``DirectJSONDecodable``) when its `Codable` conformance is synthesized: the
+/// store then writes and reads its documents without `Codable`'s containers,
+/// producing exactly the bytes, values and errors `encode(to:)` and
+/// `init(from:)` would. A hand-written `encode(to:)` or `init(from:)` declared
+/// in the type keeps its direction on `Codable` (declare it in the type, not in
+/// an extension in another file, which the macro can't see).
+///
 /// The generated extension and `Fields` struct are `nonisolated`, so a model works
 /// in a module built with `.defaultIsolation(MainActor.self)`: declare it
 /// `nonisolated struct Player` and its typed queries run off the main actor too.
-@attached(extension, conformances: QueryableDocument, names: named(Fields), named(_documentKeyPaths))
+@attached(
+    extension, conformances: QueryableDocument, DirectJSONEncodable, DirectJSONDecodable,
+    names: named(Fields), named(_documentKeyPaths), named(_encodeDirectJSON), named(init))
 public macro Document() = #externalMacro(module: "DocStoreMacros", type: "DocumentMacro")
 
 /// A `Codable` model whose documents can be queried with typed fields: the

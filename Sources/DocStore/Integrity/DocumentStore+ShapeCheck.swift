@@ -67,11 +67,12 @@ extension DocumentStore {
     ) throws -> ShapeCheck {
         let name = name ?? CollectionName.defaultName(for: type)
         var report = ShapeCheck(collection: name, model: String(describing: type), documentCount: 0, staleCount: 0, stale: [])
+        let decoding = DocumentDecoding<Model>()
         try collection(named: name).forEachStored { key, bytes in
             report.documentCount += 1
             let stale: StaleDocument
             do {
-                _ = try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key)
+                _ = try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key, decoding: decoding)
                 return
             } catch DocStoreError.decodingFailed(_, _, let codingPath, let reason) {
                 stale = StaleDocument(key: key, codingPath: codingPath, reason: reason)

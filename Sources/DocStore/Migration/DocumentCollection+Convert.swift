@@ -33,6 +33,7 @@ extension DocumentCollection {
             let observed = store.changeTracker.isObserved(name)
             let setSQL = try compiler.setField(path) + (observed ? " RETURNING body" : "")
             let encoder = StreamEncoder()
+            let encoding = DocumentEncoding<New>()
             var after: DocumentKey?
             while true {
                 var batch: [(key: DocumentKey, json: [UInt8])] = []
@@ -44,7 +45,7 @@ extension DocumentCollection {
                 defer { statement.finish() }
                 for (key, json) in batch {
                     let new = try converted(json, at: path, key: key, transform)
-                    try ModelCoding.withEncoded(new, encoder: encoder, collection: name, key: key) { bytes in
+                    try ModelCoding.withEncoded(new, encoder: encoder, encoding: encoding, collection: name, key: key) { bytes in
                         if DocumentCodec.nests(try DocumentCodec.parse(bytes), deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
                             throw DocStoreError.nestingTooDeep(collection: name, key: key, limit: DocumentStore.maximumNestingDepth)
                         }

@@ -20,9 +20,10 @@ extension DocumentCollection {
     /// statement, one document in memory at a time. `body` may run other reads.
     public func forEach(_ query: DocumentQuery, _ body: (Model) throws -> Void) throws {
         warnAboutUnknownFields(query.namedPaths)
+        let decoding = DocumentDecoding<Model>()
         try readRows(cached: false, { try $0.documents(query) }) { statement, info in
             let key = statement.key(at: 0, kind: info.keyKind)
-            try body(try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key))
+            try body(try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key, decoding: decoding))
         }
     }
 

@@ -108,9 +108,10 @@ extension DocumentCollection {
     ///   search index covers the field, or the search text can't be read.
     public func fetchWithSnippets(_ query: DocumentQuery, _ snippet: SearchSnippetRequest) throws -> [(document: Model, snippet: String?)] {
         var found: [(document: Model, snippet: String?)] = []
+        let decoding = DocumentDecoding<Model>()
         try readRows(cached: false, { try $0.snippets(query, of: snippet) }) { statement, info in
             let key = statement.key(at: 0, kind: info.keyKind)
-            let document = try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key)
+            let document = try ModelCoding.decode(Model.self, from: statement.bytes(at: 1), collection: name, key: key, decoding: decoding)
             found.append((document, statement.isNull(at: 2) ? nil : statement.string(at: 2)))
         }
         return found

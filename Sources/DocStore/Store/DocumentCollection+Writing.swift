@@ -201,6 +201,8 @@ extension DocumentCollection {
         var withKey: RawStatement?
         var generated: RawStatement?
         let encoder = StreamEncoder()
+        /// How the models are encoded, found once for the call.
+        let encoding = DocumentEncoding<Model>()
         /// The largest integer key, once read: keys generated in one call follow it.
         var largestKey: Int64?
         /// Whether the inserts are recorded for observers; decided once a call
@@ -236,7 +238,8 @@ extension DocumentCollection {
             if let json {
                 try json.withUnsafeBytes(write)
             } else {
-                try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: key, write)
+                try ModelCoding.withEncoded(
+                    document, encoder: statements.encoder, encoding: statements.encoding, collection: name, key: key, write)
             }
             if case .integer(let given) = key, let largest = statements.largestKey, given > largest {
                 statements.largestKey = given  // generated keys of this call go past it
@@ -248,7 +251,7 @@ extension DocumentCollection {
         let statement = try statements.generated ?? RawStatement(db, sql: sql.insertGenerated)
         statements.generated = statement
         defer { statement.finish() }
-        try ModelCoding.withEncoded(document, encoder: statements.encoder, collection: name, key: nil) {
+        try ModelCoding.withEncoded(document, encoder: statements.encoder, encoding: statements.encoding, collection: name, key: nil) {
             statement.bindStatic($0, at: 1)
             try step(statement, key: nil, in: db)
             if statements.recordsChanges {

@@ -159,8 +159,9 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// - Throws: a damaged or undecodable document stops the iteration with an error
     ///   naming its key; ``damagedDocuments()`` lists them all.
     public func forEach(_ body: (Model) throws -> Void) throws {
+        let decoding = DocumentDecoding<Model>()
         try forEachStored { key, bytes in
-            try body(try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key))
+            try body(try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key, decoding: decoding))
         }
     }
 
@@ -177,9 +178,10 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// collection; the other documents stay readable whatever this finds.
     public func damagedDocuments() throws -> [DocStoreError] {
         var damaged: [DocStoreError] = []
+        let decoding = DocumentDecoding<Model>()
         try forEachStored { key, bytes in
             do {
-                _ = try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key)
+                _ = try ModelCoding.decode(Model.self, from: bytes, collection: name, key: key, decoding: decoding)
             } catch let error as DocStoreError {
                 damaged.append(error)
             }
