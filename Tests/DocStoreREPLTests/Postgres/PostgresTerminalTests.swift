@@ -87,7 +87,6 @@ extension PostgresREPLTests {
             let refused: [(command: String, says: String)] = [
                 (#"players.createSearchIndex(\.team)"#, "search indexes are not supported on PostgreSQL yet"),
                 (".repair players", ".repair has nothing to do on PostgreSQL"),
-                (".watch players.count()", ".watch is not available on PostgreSQL yet"),
             ]
             let setUp = try runProcess(try docstoreBinary(), [url], input: #"players.insert([{"id": 1, "team": "A"}, {"id": 2, "team": "B"}])"# + "\n")
             #expect(setUp.status == 0, "\(setUp.stderr)")
