@@ -24,7 +24,7 @@ extension PostgresCollection {
     }
 
     private func rowsAndPaths(_ pipeline: QueryPipeline) async throws -> (paths: [FieldPath], rows: [[JSONValue]]) {
-        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline)) else {
+        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline), searching: PostgresCompiler.searches(pipeline)) else {
             _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline)  // refuses what SQLite refuses
             return ([], [])
         }
@@ -46,7 +46,7 @@ extension PostgresCollection {
 
     /// The number of rows of a pipeline.
     public func count(_ pipeline: QueryPipeline) async throws -> Int {
-        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline)) else {
+        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline), searching: PostgresCompiler.searches(pipeline)) else {
             _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline)
             return 0
         }
@@ -57,7 +57,7 @@ extension PostgresCollection {
 
     /// The SQL ``rows(_:)`` runs for a pipeline, its bindings and PostgreSQL's plan.
     public func explain(_ pipeline: QueryPipeline) async throws -> QueryExplanation {
-        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline)) else {
+        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline), searching: PostgresCompiler.searches(pipeline)) else {
             return try notYet(PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline).statement)
         }
         return try await explain(compiler.rows(pipeline).statement)
@@ -65,7 +65,7 @@ extension PostgresCollection {
 
     /// The SQL ``fetch(_:)`` runs for a query, its bindings and PostgreSQL's plan.
     public func explain(_ query: DocumentQuery) async throws -> QueryExplanation {
-        guard let compiler = try await compiler(for: query.condition) else {
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else {
             return try notYet(PostgresCompiler(collection: name, keyKinds: [name: .integer]).documents(query))
         }
         return try await explain(compiler.documents(query))
@@ -91,7 +91,7 @@ extension PostgresCollection {
     ///   when it would go past what DocStore's numbers hold exactly.
     @discardableResult
     public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) async throws -> Int {
-        guard let compiler = try await compiler(for: query.condition) else {
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else {
             _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).update(updates, query)
             return 0
         }

@@ -141,7 +141,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The documents a query selects, in its order.
     public func fetch(_ query: DocumentQuery) async throws -> [Model] {
-        guard let compiler = try await compiler(for: query.condition) else { return [] }
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return [] }
         let rows = try await session.rows(try compiler.documents(query), collection: name)
         let kind = keyKind()
         return try rows.map { row in
@@ -153,7 +153,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The keys of the documents a query selects, in its order.
     public func keys(_ query: DocumentQuery) async throws -> [DocumentKey] {
-        guard let compiler = try await compiler(for: query.condition) else { return [] }
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return [] }
         let kind = keyKind()
         return try await session.rows(try compiler.keys(query), collection: name).map {
             try decodeKey($0.makeRandomAccess()[0], kind: kind)
@@ -162,7 +162,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The number of documents a query selects.
     public func count(_ query: DocumentQuery) async throws -> Int {
-        guard let compiler = try await compiler(for: query.condition) else { return 0 }
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
         let rows = try await session.rows(try compiler.count(query), collection: name)
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
@@ -170,7 +170,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// Deletes the documents a query selects; returns how many.
     @discardableResult
     public func delete(_ query: DocumentQuery) async throws -> Int {
-        guard let compiler = try await compiler(for: query.condition) else { return 0 }
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
         return try await session.rows(try compiler.delete(query), collection: name).count
     }
 
@@ -181,7 +181,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// `average` (`null` when none); `distinct` and `countBy` in sort order.
     public func aggregate(_ query: DocumentQuery, _ aggregate: Aggregate) async throws -> JSONValue {
         if case .count = aggregate { return .integer(Int64(try await count(query))) }
-        guard let compiler = try await compiler(for: query.condition) else {
+        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else {
             switch aggregate {
             case .sum: return .integer(0)
             case .distinct, .countBy: return .array([])
@@ -224,13 +224,19 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// A compiler for a condition, knowing the key kinds of the collections its
     /// subqueries read; nil when this collection doesn't exist (nothing to select).
-    func compiler(for condition: Condition) async throws -> PostgresCompiler? {
-        try await compiler(reading: PostgresCompiler.subqueryCollections(of: condition))
+    ///
+    /// - Parameter relevance: whether the query sorts by relevance (a `matches`
+    ///   in the condition is seen without being told).
+    func compiler(for condition: Condition, relevance: Bool = false) async throws -> PostgresCompiler? {
+        try await compiler(reading: PostgresCompiler.subqueryCollections(of: condition),
+                           searching: relevance || PostgresCompiler.searches(condition))
     }
 
     /// A compiler knowing the key kinds of this collection and of `others`
     /// (those that exist); nil when this collection doesn't exist.
-    func compiler(reading others: Set<String>) async throws -> PostgresCompiler? {
+    /// With `searching`, the compiler also knows the collection's search
+    /// indexes, read from the catalog (so one another process made counts).
+    func compiler(reading others: Set<String>, searching: Bool = false) async throws -> PostgresCompiler? {
         let needed = others.union([name])
         let kindOf = { (other: String) in
             PostgresCollection<JSONValue>(name: other, store: store, transaction: transaction, keyOf: { _ in nil }).keyKind()
@@ -244,7 +250,8 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         }
         guard kinds[name] != nil else { return nil }
         return PostgresCompiler(collection: name, keyKinds: kinds,
-                                hasContainmentIndex: store.containmentIndexed.withLock { $0.contains(name) })
+                                hasContainmentIndex: store.containmentIndexed.withLock { $0.contains(name) },
+                                searchIndexes: searching ? try await searchIndexes(in: session) : [])
     }
 
     /// The model's key and JSON text, the collection created for its key's kind
@@ -306,6 +313,9 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         // Indexes created before the first document are built with the table.
         for index in try await indexes(in: session) {
             for statement in try BackendSupport.postgresCreateIndex(index) { try await session.rows(statement, [], collection: name) }
+        }
+        for index in try await searchIndexes(in: session) {
+            for statement in try PostgresSearchSQL.create(index) { try await session.rows(statement, [], collection: name) }
         }
         let rows = try await session.rows("SELECT key_kind FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
                                           collection: name)

@@ -49,6 +49,7 @@ public final class PostgresDocumentStore: Sendable {
             guard encoding == "UTF8" else { throw PostgresStoreError.unsupportedEncoding(encoding ?? "an unknown encoding") }
             try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
             try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
+            try await session.rows(PostgresSearchSQL.createCatalog, [], collection: nil)
             try await installLiveTriggers()
             try await reloadCatalog()
         } catch {
@@ -98,6 +99,7 @@ public final class PostgresDocumentStore: Sendable {
             guard !forgotten.isEmpty else { return false }
             try await transaction.session.rows(PostgresStoreSQL.dropTable(name), [], collection: name)
             try await transaction.session.rows(PostgresStoreSQL.forgetIndexes, [.text(name)], collection: name)
+            try await transaction.session.rows(PostgresSearchSQL.forgetIndexes, [.text(name)], collection: name)
             transaction.dropped(name)
             return true
         }

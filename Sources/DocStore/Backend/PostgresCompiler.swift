@@ -29,19 +29,49 @@ public struct PostgresCompiler: Sendable {
     ///     other collections; a missing one selects nothing).
     ///   - hasContainmentIndex: whether the collection has a GIN index on its
     ///     documents, which conditions then help with containment terms.
-    public init(collection: String, keyKinds: [String: KeyKind], hasContainmentIndex: Bool = false) {
+    ///   - searchIndexes: the collection's search indexes, which `matches`
+    ///     conditions and relevance need.
+    public init(collection: String, keyKinds: [String: KeyKind], hasContainmentIndex: Bool = false,
+                searchIndexes: [SearchIndexInfo] = []) {
         self.collection = collection
         self.keyKinds = keyKinds
         self.hasContainmentIndex = hasContainmentIndex
+        self.searchIndexes = searchIndexes
     }
 
     private let hasContainmentIndex: Bool
+    private let searchIndexes: [SearchIndexInfo]
 
     private var compiler: QueryCompiler {
         var compiler = QueryCompiler(collection: collection, keyKind: { [keyKinds] in keyKinds[$0] })
         compiler.dialect = .postgres
         compiler.hasContainmentIndex = hasContainmentIndex
+        compiler.searchIndexes = { [collection, searchIndexes] in $0 == collection ? searchIndexes : [] }
         return compiler
+    }
+
+    /// Whether a query searches text (a `matches` condition, or relevance), so
+    /// its compiler needs the collection's search indexes.
+    public static func searches(_ query: DocumentQuery) -> Bool {
+        query.relevance != nil || searches(query.condition)
+    }
+
+    /// Whether a condition has a `matches`.
+    public static func searches(_ condition: Condition) -> Bool {
+        switch condition {
+        case .matches: return true
+        case .any(_, let inner), .all(_, let inner), .not(let inner): return searches(inner)
+        case .and(let conditions), .or(let conditions): return conditions.contains(where: searches)
+        default: return false
+        }
+    }
+
+    /// Whether a pipeline searches text, in its query or a later refinement.
+    public static func searches(_ pipeline: QueryPipeline) -> Bool {
+        searches(pipeline.query) || pipeline.stages.contains {
+            if case .refine(let query) = $0 { return searches(query) }
+            return false
+        }
     }
 
     /// The selected documents' keys and bodies (as JSON text), in the query's order.

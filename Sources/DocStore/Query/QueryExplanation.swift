@@ -16,7 +16,7 @@ public struct QueryExplanation: Hashable, Sendable {
     public var usesIndex: Bool {
         plan.contains {
             $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX")  // SQLite
-                || ($0.contains("Index") && $0.contains("docstore_ix_"))  // PostgreSQL: Index Scan, Bitmap Index Scan on one
+                || ($0.contains("Index") && ($0.contains("docstore_ix_") || $0.contains("docstore_search_")))  // PostgreSQL: Index Scan, Bitmap Index Scan on one
         }
     }
 

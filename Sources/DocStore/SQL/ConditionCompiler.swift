@@ -161,13 +161,15 @@ struct ConditionCompiler {
         } catch {
             throw invalid(error.reason)
         }
-        guard dialect == .sqlite else { throw invalid("full-text search (matches) isn't available on PostgreSQL yet") }
         guard root == .document, let documentKey else {
             throw invalid("matches searches a collection's documents: use it in a filter on the collection, not inside any/all or after a join, group or select")
         }
         guard let index = try searchIndexes(collection).first(where: { $0.column(of: path) != nil }),
               let column = index.column(of: path) else {
             throw invalid("no search index covers this field; create one first: createSearchIndex(on: \\.\(path)) (in the REPL: \(collection).createSearchIndex(\\.\(path)))")
+        }
+        if dialect == .postgres {
+            return try PostgresSearchSQL.match(path, collection: collection, search: searchText, documentKey: documentKey)
         }
         return SearchIndexSQL.match(index, keyKind: try keyKind(collection), query: searchText.ftsQuery(column: column), documentKey: documentKey)
     }

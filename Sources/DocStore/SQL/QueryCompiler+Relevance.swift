@@ -18,6 +18,11 @@ extension QueryCompiler {
 
     /// `(SELECT <document key> AS docstore_key, bm25(…) AS docstore_rank FROM … WHERE … MATCH ? LIMIT -1)`.
     func relevanceRanks(_ relevance: SearchRelevance) throws -> SQLFragment {
+        if dialect == .postgres {
+            // PostgreSQL's rank (ts_rank_cd), negated: best first, as bm25.
+            _ = try searchSource(relevance)  // a search index must cover the field
+            return try PostgresSearchSQL.ranks(relevance.field, collection: collection, search: try searchText(relevance))
+        }
         let (index, _, match) = try searchSource(relevance)
         return try rankedSource(index, columns: SQLFragment("bm25(\(quoteIdentifier(index.name))) AS docstore_rank"), match: match)
     }
@@ -28,18 +33,21 @@ extension QueryCompiler {
         func invalid(_ reason: String) -> DocStoreError {
             DocStoreError.invalidQuery(collection: collection, field: relevance.field.description, reason: reason)
         }
-        let search: SearchText
-        do {
-            search = try SearchText(parsing: relevance.text)
-        } catch {
-            throw invalid(error.reason)
-        }
-        guard dialect == .sqlite else { throw invalid("full-text search isn't available on PostgreSQL yet") }
+        let search = try searchText(relevance)
         guard let index = try searchIndexes(collection).first(where: { $0.column(of: relevance.field) != nil }),
               let column = index.column(of: relevance.field) else {
             throw invalid("ranking and snippets need a search index on the field; create one first: createSearchIndex(on: \\.\(relevance.field))")
         }
         return (index, column, search.ftsQuery(column: column))
+    }
+
+    /// The search text of `relevance`, read; an error naming the field otherwise.
+    private func searchText(_ relevance: SearchRelevance) throws -> SearchText {
+        do {
+            return try SearchText(parsing: relevance.text)
+        } catch {
+            throw DocStoreError.invalidQuery(collection: collection, field: relevance.field.description, reason: error.reason)
+        }
     }
 
     /// `(SELECT <document key> AS docstore_key, <columns> FROM <fts> WHERE <fts> MATCH ? LIMIT -1)`.
@@ -66,6 +74,10 @@ extension QueryCompiler {
     ///     WHERE … ORDER BY …
     func snippets(_ query: DocumentQuery, of snippet: SearchSnippetRequest) throws -> SQLFragment {
         let relevance = SearchRelevance(field: snippet.field, text: snippet.text)
+        guard dialect == .sqlite else {
+            throw DocStoreError.invalidQuery(collection: collection, field: snippet.field.description,
+                                             reason: "snippets aren't available on PostgreSQL yet (searching and ranking are)")
+        }
         let (index, _, match) = try searchSource(relevance)
         guard let position = index.fields.firstIndex(of: snippet.field) else { return "" }
         let fts = quoteIdentifier(index.name)

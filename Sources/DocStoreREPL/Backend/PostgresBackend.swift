@@ -7,8 +7,7 @@ import Foundation
 /// compiler for jsonb. Each call waits on the REPL's thread for the store's
 /// async API (``AsyncBridge``).
 ///
-/// What PostgreSQL can't do yet says so (field changes, search indexes; `.repair`
-/// has nothing to do).
+/// What PostgreSQL can't do yet says so (field changes; `.repair` has nothing to do).
 final class PostgresBackend: REPLBackend {
     let store: PostgresDocumentStore
     let isReadOnly: Bool
@@ -222,18 +221,27 @@ final class PostgresBackend: REPLBackend {
     }
 
     func createSearchIndex(_ name: String, on fields: [FieldPath]) throws -> SearchIndexInfo {
-        throw Self.notYet("search indexes")
+        let collection = collection(name)
+        return try Self.wait { try await collection.createSearchIndex(on: fields) }
     }
 
     func dropSearchIndex(_ name: String, on fields: [FieldPath]) throws -> Bool {
-        throw Self.notYet("search indexes")
+        let collection = collection(name)
+        return try Self.wait { try await collection.dropSearchIndex(on: fields) }
     }
 
-    /// None: search indexes can't be created on PostgreSQL yet.
-    func searchIndexes(_ name: String) throws -> [SearchIndexInfo] { [] }
+    func searchIndexes(_ name: String) throws -> [SearchIndexInfo] {
+        let collection = collection(name)
+        return try Self.wait { try await collection.searchIndexes() }
+    }
 
+    /// Builds the collection's search indexes again; how many there are.
     func rebuildSearchIndexes(_ name: String) throws -> Int {
-        throw Self.notYet("search indexes")
+        let collection = collection(name)
+        return try Self.wait { () async throws -> Int in
+            try await collection.rebuildSearchIndexes()
+            return try await collection.searchIndexes().count
+        }
     }
 
     // MARK: Whole collections

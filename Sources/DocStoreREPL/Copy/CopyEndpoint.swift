@@ -31,6 +31,8 @@ protocol CollectionWriter {
     /// Creates an index like the source's; false when the backend has no
     /// indexes yet (PostgreSQL), which the copy reports.
     func createIndex(_ index: IndexInfo) throws -> Bool
+    /// Creates a full-text search index on the same fields as the source's.
+    func createSearchIndex(on fields: [FieldPath]) throws
     /// Reads the collection back, as the transaction sees it, in pages.
     func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws
 }

@@ -87,6 +87,12 @@ struct PostgresCollectionWriter: CollectionWriter {
         return true
     }
 
+    /// The same search index on PostgreSQL (GIN on DocStore's words), in the copy's transaction.
+    func createSearchIndex(on fields: [FieldPath]) throws {
+        let collection = collection
+        _ = try run { try await $0.collection(named: collection).createSearchIndex(on: fields) }
+    }
+
     func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
         let collection = collection
         try PostgresBackend.forEachPage(size: size, body) { last in

@@ -57,6 +57,10 @@ struct SQLiteCollectionWriter: CollectionWriter {
         return true
     }
 
+    func createSearchIndex(on fields: [FieldPath]) throws {
+        _ = try collection.createSearchIndex(on: fields)
+    }
+
     func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
         try SQLiteBackend.forEachPage(of: collection, size: size, body)
     }

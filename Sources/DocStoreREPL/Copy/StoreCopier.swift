@@ -77,6 +77,7 @@ struct StoreCopier {
     /// Copies one collection in one destination transaction; returns what was verified.
     private func copyCollection(_ info: CollectionInfo, done: Int, progress: inout ProgressBar?) throws -> DocumentChecksum {
         let indexes = try source.indexes(info.name)
+        let searchIndexes = try source.searchIndexes(info.name)
         var written = DocumentChecksum()
         var skippedIndexes: [IndexInfo] = []
         try destination.writeCollection(info.name) { writer in
@@ -91,6 +92,7 @@ struct StoreCopier {
             for index in indexes {
                 if try !writer.createIndex(index) { skippedIndexes.append(index) }
             }
+            for index in searchIndexes { try writer.createSearchIndex(on: index.fields) }
             var read = DocumentChecksum()
             try writer.forEachPage(size: pageSize) { page in
                 for document in page { read.add(document) }

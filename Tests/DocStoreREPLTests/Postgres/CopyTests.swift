@@ -18,6 +18,7 @@ extension PostgresREPLTests {
             try players.insert(contentsOf: (1...2500).map(Self.player))
             _ = try players.createIndex(on: [FieldPath("team")])
             _ = try players.createIndex(on: [FieldPath("name")], unique: true)
+            _ = try players.createSearchIndex(on: [FieldPath("name")])
             let huge = try #require(JSONNumberLiteral("123456789012345678901234567890"))
             try store.collection(named: "teams").insert(contentsOf: [
                 ["id": "BOS", "city": "Boston", "founded": 1901, "huge": .exactNumber(huge)],
@@ -77,6 +78,7 @@ extension PostgresREPLTests {
             #expect(there.stderr.isEmpty, "\(there.stderr)")
             let indexesThere = try runProcess(try docstoreBinary(), [url, "--mode", "csv", "-c", "players.indexes()"])
             #expect(indexesThere.stdout.contains("name,true") && indexesThere.stdout.contains("team,false"), "\(indexesThere.stdout)")
+            #expect(indexesThere.stdout.contains("name,false,search"), "the search index goes too: \(indexesThere.stdout)")
 
             // The REPL on PostgreSQL sees the copy.
             let shell = try runProcess(try docstoreBinary(), [url, "--mode", "ndjson", "-c", ".collections", "-c", #"players.filter { $0.tags.contains("é🎉") }.count()"#,
@@ -92,6 +94,7 @@ extension PostgresREPLTests {
             #expect(try Self.contents(of: back) == Self.contents(of: source))
             let indexesBack = try runProcess(try docstoreBinary(), [back, "--mode", "csv", "-c", "players.indexes()"])
             #expect(indexesBack.stdout.contains("name,true") && indexesBack.stdout.contains("team,false"), "\(indexesBack.stdout)")
+            #expect(indexesBack.stdout.contains("name,false,search"), "\(indexesBack.stdout)")
         }
 
         @Test func fileToFileKeepsIndexesAndANonEmptyDestinationIsRefusedUnlessReplaced() throws {

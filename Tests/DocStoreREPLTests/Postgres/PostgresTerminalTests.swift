@@ -85,7 +85,6 @@ extension PostgresREPLTests {
         @Test func whatPostgreSQLCannotRunYetSaysSo() throws {
             let url = try PostgresREPLServer.freshDatabaseURL()
             let refused: [(command: String, says: String)] = [
-                (#"players.createSearchIndex(\.team)"#, "search indexes are not supported on PostgreSQL yet"),
                 (".repair players", ".repair has nothing to do on PostgreSQL"),
             ]
             let setUp = try runProcess(try docstoreBinary(), [url], input: #"players.insert([{"id": 1, "team": "A"}, {"id": 2, "team": "B"}])"# + "\n")
@@ -99,6 +98,28 @@ extension PostgresREPLTests {
             #expect(after.status == 0, "\(after.stderr)")
             #expect(after.stdout.hasPrefix("2\n"), "\(after.stdout)")
             #expect(after.stdout.contains("players: 2 documents, readable"), "\(after.stdout)")
+        }
+
+        /// Issue 14's search lines, exactly as written, on PostgreSQL: the same
+        /// counts as on a file store.
+        @Test func searchLinesWorkExactlyAsWritten() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            let notes = #"notes.insert([{"id": 1, "text": "Hit a home run to right"}, {"id": 2, "text": "HOME RUN! Café"}, "#
+                + #"{"id": 3, "text": "ran home; a runner"}, {"id": 4, "text": 12}])"#
+            let result = try runProcess(try docstoreBinary(), [
+                url, "--mode", "ndjson",
+                "-c", notes,
+                "-c", #"notes.createSearchIndex(\.text)"#,
+                "-c", #"notes.filter { $0.text.matches("home run") }.count()"#,
+                "-c", #"notes.filter { $0.text.matches("cafe") }.keys()"#,
+                "-c", #"notes.filter { $0.text.matches("run*") }.count()"#,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "2", "\(result.stdout)")
+            #expect(lines.contains("2") && lines.last == "3", "\(result.stdout)")
+            let listed = try runProcess(try docstoreBinary(), [url, "--mode", "ndjson", "-c", "notes.indexes()"])
+            #expect(listed.stdout.contains(#""kind":"search""#) && listed.stdout.contains(#""fields":"text""#), "\(listed.stdout)\(listed.stderr)")
         }
 
         /// `--read-only` refuses writes on PostgreSQL too; a bad URL says what is wrong.

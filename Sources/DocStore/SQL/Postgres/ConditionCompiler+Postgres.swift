@@ -78,9 +78,15 @@ extension ConditionCompiler {
         let condition = try inner.compile(subquery.condition)
         let table = quoteIdentifier(subquery.collection)
         guard let path = subquery.field else {
-            let rank = kind == .integer ? JSONRank.number : .string
-            return "(" + field.rank + " = \(rank.rawValue) AND coalesce(" + field.value
-                + " IN (SELECT to_jsonb(key) FROM \(table) WHERE " + condition + "), FALSE))"
+            // The key as jsonb without `to_jsonb` (STABLE, which Citus refuses
+            // on a column in an UPDATE's condition; docs/citus.md): an integer
+            // key through its text, a string key compared as text.
+            if kind == .integer {
+                return "(" + field.rank + " = \(JSONRank.number.rawValue) AND coalesce(" + field.value
+                    + " IN (SELECT " + RowScope.postgresNumber("key") + " FROM \(table) WHERE " + condition + "), FALSE))"
+            }
+            return "(" + field.rank + " = \(JSONRank.string.rawValue) AND coalesce((" + field.value
+                + " #>> '{}') COLLATE \"C\" IN (SELECT key FROM \(table) WHERE " + condition + "), FALSE))"
         }
         let selected = try FieldSQL.checked(path, from: .document, collection: subquery.collection, dialect: .postgres)
         return "((" + field.rank + " = 0 AND EXISTS (SELECT 1 FROM \(table) WHERE " + condition + " AND " + selected.rank

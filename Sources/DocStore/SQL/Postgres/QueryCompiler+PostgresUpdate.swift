@@ -86,9 +86,9 @@ extension QueryCompiler {
                 + " ELSE " + real + " END)"
         }
         let number = "CAST(" + field.value + " AS numeric)"
-        return "(CASE WHEN " + missing + " THEN to_jsonb(CAST(" + .bound(binding) + " AS bigint)) WHEN scale(" + number
-            + ") = 0 AND " + number + " BETWEEN -9223372036854775808 AND 9223372036854775807 THEN to_jsonb(CAST(" + field.value
-            + " AS bigint) + " + .bound(binding) + ") ELSE " + real + " END)"
+        return "(CASE WHEN " + missing + " THEN " + RowScope.postgresNumber("CAST(" + .bound(binding) + " AS bigint)") + " WHEN scale("
+            + number + ") = 0 AND " + number + " BETWEEN -9223372036854775808 AND 9223372036854775807 THEN "
+            + RowScope.postgresNumber("CAST(" + field.value + " AS bigint) + " + .bound(binding)) + " ELSE " + real + " END)"
     }
 
     /// `body` with `value` at `components` as `json_set` writes it; NULL when
@@ -123,19 +123,23 @@ extension QueryCompiler {
     }
 
     /// `container` with `child` (NULL: nothing to write) at one step.
+    ///
+    /// New objects and arrays are built with `jsonb_set` and `jsonb_insert` on
+    /// an empty one, not `jsonb_build_object`/`jsonb_build_array`: those are
+    /// STABLE, which Citus refuses on a column in an UPDATE (docs/citus.md).
     private static func postgresStep(into container: SQLFragment, _ step: FieldPath.Component, _ child: SQLFragment) -> SQLFragment {
         switch step {
         case .key(let key):
             let name = quotePostgresString(key)
             return "(CASE WHEN " + child + " IS NULL THEN NULL WHEN jsonb_typeof(" + container + ") = 'object' THEN jsonb_set("
-                + container + ", ARRAY[" + name + "], " + child + ") WHEN " + container + " IS NULL THEN jsonb_build_object(" + name
-                + ", " + child + ") END)"
+                + container + ", ARRAY[" + name + "], " + child + ") WHEN " + container + " IS NULL THEN jsonb_set('{}'::jsonb, ARRAY["
+                + name + "], " + child + ") END)"
         case .index(let index):
             let length = "jsonb_array_length(" + container + ")"
+            let alone: SQLFragment = "jsonb_insert('[]'::jsonb, '{0}', " + child + ")"
             return "(CASE WHEN " + child + " IS NULL THEN NULL WHEN jsonb_typeof(" + container + ") = 'array' THEN CASE WHEN \(index) < "
                 + length + " THEN jsonb_set(" + container + ", ARRAY['\(index)'], " + child + ") WHEN \(index) = " + length + " THEN "
-                + container + " || jsonb_build_array(" + child + ") END WHEN " + container + " IS NULL AND \(index) = 0 THEN jsonb_build_array("
-                + child + ") END)"
+                + container + " || " + alone + " END WHEN " + container + " IS NULL AND \(index) = 0 THEN " + alone + " END)"
         }
     }
 

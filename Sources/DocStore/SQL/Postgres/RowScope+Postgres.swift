@@ -86,7 +86,15 @@ extension RowScope {
     /// shortest exact text, with `.0` when it is integral.
     static func postgresReal(_ double: SQLFragment) -> SQLFragment {
         let exact = "CAST(CAST(" + double + " AS text) AS numeric)"
-        return "to_jsonb(CASE WHEN " + double + " = trunc(" + double + ") THEN round(" + exact + ", 1) ELSE " + exact + " END)"
+        return postgresNumber("CASE WHEN " + double + " = trunc(" + double + ") THEN round(" + exact + ", 1) ELSE " + exact + " END")
+    }
+
+    /// A `numeric` or `bigint` as a jsonb number, through its text. Not
+    /// `to_jsonb`: that function is STABLE, and Citus refuses an UPDATE that
+    /// calls a STABLE function on a column (docs/citus.md); these casts are
+    /// IMMUTABLE and give the same number.
+    static func postgresNumber(_ number: SQLFragment) -> SQLFragment {
+        "CAST(CAST(" + number + " AS text) AS jsonb)"
     }
 
     /// A group aggregate: its rank and jsonb value.
