@@ -52,6 +52,8 @@ extension PostgresTests {
 
                 let fetches = store.changeHub.fetches.load(ordering: .relaxed)
                 try await racers.insert(Racer(id: 6, name: "Slowpoke", number: 1, tags: []))  // selected neither before nor after
+                // Its fetch has begun (a commit arriving before it began would share it).
+                try await eventually("the fetch after racer 6") { store.changeHub.fetches.load(ordering: .relaxed) - fetches == 1 }
                 try await teams.insert(["id": 2])                                             // another collection
                 await #expect(throws: (any Error).self) {
                     try await store.transaction { transaction in
