@@ -275,7 +275,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// The collection's key kind, reading the catalog again when this process
     /// doesn't know the collection (another may have created it); nil when it
     /// doesn't exist.
-    private func existingKeyKind() async throws -> KeyKind? {
+    func existingKeyKind() async throws -> KeyKind? {
         if let kind = keyKind() { return kind }
         try await store.reloadCatalog()
         return keyKind()
@@ -283,7 +283,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The key adapted to the collection's kind (a UUID collection takes UUID
     /// strings), or an error when it is of another kind.
-    private func checkedKey(_ key: DocumentKey, kind: KeyKind) throws -> DocumentKey {
+    func checkedKey(_ key: DocumentKey, kind: KeyKind) throws -> DocumentKey {
         switch (key, kind) {
         case (.integer, .integer), (.string, .string), (.uuid, .uuid): return key
         case (.string(let s), .uuid):
@@ -311,6 +311,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         let session = transaction.session
         try await session.rows(PostgresStoreSQL.createTable(name, keyKind: kind), [], collection: name)
         try await session.rows(PostgresStoreSQL.recordCollection, [.text(name), .text(kind.rawValue)], collection: name)
+        for statement in PostgresStoreSQL.createLiveTriggers(name) { try await session.rows(statement, [], collection: name) }
         // Indexes created before the first document are built with the table.
         for index in try await indexes(in: session) {
             for statement in try BackendSupport.postgresCreateIndex(index) { try await session.rows(statement, [], collection: name) }

@@ -14,8 +14,9 @@ import Synchronization
 ///     await store.close()
 ///
 /// Groups, joins, computed values, update-by-query, every aggregate and
-/// `explain` compile from the same query AST as on SQLite, to jsonb SQL. Not
-/// yet on PostgreSQL: live queries.
+/// `explain` compile from the same query AST as on SQLite, to jsonb SQL; live
+/// queries hear other processes' commits through `LISTEN`/`NOTIFY`
+/// (``PostgresCollection/values(_:)``).
 public final class PostgresDocumentStore: Sendable {
     let client: PostgresClient
     private let runner: Task<Void, Never>
@@ -24,6 +25,8 @@ public final class PostgresDocumentStore: Sendable {
     /// The collections with a containment index (on the document itself), as
     /// this process last read or made them: their queries add containment terms.
     let containmentIndexed = Mutex<Set<String>>([])
+    /// The listening connection of live queries and change streams.
+    let changeHub: PostgresChangeHub
 
     /// Connects to the server at `url` and installs DocStore's catalog when it
     /// is missing.
@@ -37,6 +40,8 @@ public final class PostgresDocumentStore: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSession.logger)
         self.client = client
         runner = Task { await client.run() }
+        changeHub = PostgresChangeHub(client: client)
+        changeHub.attach(self)
         do {
             let session = PostgresSession.pool(client)
             let encoding = try await session.rows("SHOW server_encoding", [], collection: nil).first?.decode(String.self)
@@ -44,6 +49,7 @@ public final class PostgresDocumentStore: Sendable {
             try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
             try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
             try await session.rows(PostgresSearchSQL.createCatalog, [], collection: nil)
+            try await installLiveTriggers()
             try await reloadCatalog()
         } catch {
             runner.cancel()
@@ -58,6 +64,7 @@ public final class PostgresDocumentStore: Sendable {
 
     /// Closes every connection. Calls made afterwards fail.
     public func close() async {
+        await changeHub.close()
         runner.cancel()
         await runner.value
     }

@@ -27,6 +27,17 @@ public struct CollectionChanges<Model: Sendable>: Sendable {
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && isComplete }
 }
 
+extension CollectionChanges {
+    /// A change set of another backend's commit.
+    @_spi(Backends)
+    public init(inserted: [DocumentKey], updated: [DocumentKey], deleted: [DocumentKey], isComplete: Bool) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.isComplete = isComplete
+    }
+}
+
 extension DocumentCollection where Model: Sendable {
     /// The changes each committed transaction makes to the collection, one change
     /// set per transaction, in commit order, from the moment this is called:

@@ -23,3 +23,15 @@ public struct LiveSequence<Element: Sendable>: AsyncSequence, Sendable {
         return stream.makeAsyncIterator()
     }
 }
+
+@_spi(Backends)
+extension LiveSequence {
+    /// A live sequence of another backend: each iteration calls `start` with
+    /// the continuation to feed, which keeps only the newest element when the
+    /// consumer is slow (live results) or every element (`keepingNewestOnly`
+    /// false: change sets).
+    public init(keepingNewestOnly: Bool,
+                start: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation) -> Void) {
+        self.init(start: start, bufferingPolicy: keepingNewestOnly ? .bufferingNewest(1) : .unbounded)
+    }
+}

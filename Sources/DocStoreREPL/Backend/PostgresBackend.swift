@@ -7,8 +7,7 @@ import Foundation
 /// compiler for jsonb. Each call waits on the REPL's thread for the store's
 /// async API (``AsyncBridge``).
 ///
-/// What PostgreSQL can't do yet says so: groups, joins and computed values,
-/// update by query, `explain`, indexes, `.watch` and `.repair`.
+/// What PostgreSQL can't do yet says so (field changes; `.repair` has nothing to do).
 final class PostgresBackend: REPLBackend {
     let store: PostgresDocumentStore
     let isReadOnly: Bool

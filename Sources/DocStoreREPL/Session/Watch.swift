@@ -9,8 +9,9 @@ import Synchronization
 /// pipeline), inside the store's observation of the collection
 /// (``DocumentCollection/observe(_:_:)``): it runs again only after a commit that
 /// wrote a document the query selects before or after, and a result equal to the
-/// last is not printed again. Other processes' commits are found by polling while
-/// the watch lasts.
+/// last is not printed again. On a DocStore file, other processes' commits are
+/// found by polling while the watch lasts; on PostgreSQL, the server notifies
+/// them (Watch+Postgres.swift).
 extension REPLSession {
     /// How often a watch asks SQLite whether another process committed.
     static let watchPollingInterval: Duration = .milliseconds(200)
@@ -26,8 +27,11 @@ extension REPLSession {
             report("error: .watch takes a query, such as .watch players.filter { $0.teamId == 1 }.count()")
             return .failed
         }
+        if let postgres = backend as? PostgresBackend {
+            return watch(command, collection: collection, query: query, on: postgres)
+        }
         guard let store else {
-            report("error: .watch is not available on \(backend.kind.name) yet: its live queries (LISTEN/NOTIFY) are not built; run the query again to see changes")
+            report("error: .watch is not available on \(backend.kind.name)")
             return .failed
         }
         let previousInterval = store.otherProcessPollingInterval
@@ -82,7 +86,7 @@ extension REPLSession {
 
     /// One refresh: a header line where status goes, then the result as the query
     /// prints at the prompt.
-    private func print(_ result: CommandResult, status: TextOutput) {
+    func print(_ result: CommandResult, status: TextOutput) {
         let time = Self.timeFormatter.string(from: Date())
         var header = "── \(time)"
         switch result {

@@ -86,7 +86,6 @@ extension PostgresREPLTests {
             let url = try PostgresREPLServer.freshDatabaseURL()
             let refused: [(command: String, says: String)] = [
                 (".repair players", ".repair has nothing to do on PostgreSQL"),
-                (".watch players.count()", ".watch is not available on PostgreSQL yet"),
             ]
             let setUp = try runProcess(try docstoreBinary(), [url], input: #"players.insert([{"id": 1, "team": "A"}, {"id": 2, "team": "B"}])"# + "\n")
             #expect(setUp.status == 0, "\(setUp.stderr)")
