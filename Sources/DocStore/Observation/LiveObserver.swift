@@ -21,9 +21,7 @@ final class LiveObserver<Raw: Equatable & Sendable, Value: Sendable>: StoreObser
     private let continuation: Continuation
 
     private struct State {
-        var isFetching = false
-        var needsFetch = false
-        var isFinished = false
+        var schedule = FetchSchedule()
         var last: Raw?
         var keys: Set<DocumentKey>?
     }
@@ -54,30 +52,22 @@ final class LiveObserver<Raw: Equatable & Sendable, Value: Sendable>: StoreObser
     func storeDidCommit(_ committed: CommittedWrites) {
         guard committed.observedBy(self) else { return }
         let affected = state.withLock { state -> Bool in
-            if state.isFinished { return false }
+            if state.schedule.isFinished { return false }
             // A fetch in flight may or may not see this commit: fetch again after it.
-            if state.isFetching { return true }
+            if state.schedule.isFetching { return true }
             return region.isAffected(by: committed, resultKeys: state.keys)
         }
         if affected { scheduleFetch() }
     }
 
     private func scheduleFetch() {
-        let start = state.withLock { state -> Bool in
-            if state.isFinished { return false }
-            if state.isFetching {
-                state.needsFetch = true
-                return false
-            }
-            state.isFetching = true
-            return true
-        }
+        let start = state.withLock { $0.schedule.request() }
         if start { store.executor.schedule { [self] in fetchUntilCurrent() } }
     }
 
     private func fetchUntilCurrent() {
         while true {
-            state.withLock { $0.needsFetch = false }
+            state.withLock { $0.schedule.beginFetch() }
             do {
                 store.liveFetchCount.add(1, ordering: .relaxed)
                 let raw = try fetchRaw()
@@ -98,21 +88,14 @@ final class LiveObserver<Raw: Equatable & Sendable, Value: Sendable>: StoreObser
                 finish(error)
                 return
             }
-            let again = state.withLock { state -> Bool in
-                if state.needsFetch, !state.isFinished { return true }
-                state.isFetching = false
-                return false
-            }
+            let again = state.withLock { $0.schedule.endFetch() }
             if !again { return }
         }
     }
 
     /// Ends the observation: the consumer stopped (nil), or a fetch failed.
     private func finish(_ error: (any Error)?) {
-        let wasFinished = state.withLock { state in
-            defer { state.isFinished = true }
-            return state.isFinished
-        }
+        let wasFinished = state.withLock { $0.schedule.finish() }
         guard !wasFinished else { return }
         store.removeObserver(self)
         continuation.finish(throwing: error)

@@ -25,9 +25,7 @@ final class PostgresLiveObserver<Raw: Equatable & Sendable, Value: Sendable>: Po
     private let continuation: Continuation
 
     private struct State {
-        var isFetching = false
-        var needsFetch = false
-        var isFinished = false
+        var schedule = FetchSchedule()
         var last: Raw?
     }
 
@@ -51,7 +49,7 @@ final class PostgresLiveObserver<Raw: Equatable & Sendable, Value: Sendable>: Po
             do {
                 try await hub.add(self)
                 // Ended while the hub started listening: it registered again.
-                if state.withLock({ $0.isFinished }) { hub.remove(self) }
+                if state.withLock({ $0.schedule.isFinished }) { hub.remove(self) }
                 scheduleFetch()
             } catch {
                 finish(error)
@@ -70,26 +68,18 @@ final class PostgresLiveObserver<Raw: Equatable & Sendable, Value: Sendable>: Po
     }
 
     private func scheduleFetch() {
-        let start = state.withLock { state -> Bool in
-            if state.isFinished { return false }
-            if state.isFetching {
-                state.needsFetch = true
-                return false
-            }
-            state.isFetching = true
-            return true
-        }
+        let start = state.withLock { $0.schedule.request() }
         if start { Task { await fetchUntilCurrent() } }
     }
 
     private func fetchUntilCurrent() async {
         while true {
-            state.withLock { $0.needsFetch = false }
+            state.withLock { $0.schedule.beginFetch() }
             do {
                 hub.fetches.add(1, ordering: .relaxed)
                 let raw = try await fetchRaw()
                 let isNew = state.withLock { state -> Bool in
-                    if state.isFinished || state.last == raw { return false }
+                    if state.schedule.isFinished || state.last == raw { return false }
                     state.last = raw
                     return true
                 }
@@ -98,21 +88,14 @@ final class PostgresLiveObserver<Raw: Equatable & Sendable, Value: Sendable>: Po
                 finish(error)
                 return
             }
-            let again = state.withLock { state -> Bool in
-                if state.needsFetch, !state.isFinished { return true }
-                state.isFetching = false
-                return false
-            }
+            let again = state.withLock { $0.schedule.endFetch() }
             if !again { return }
         }
     }
 
     /// Ends the observation: the consumer stopped (nil), a fetch failed, or the store closed.
     private func finish(_ error: (any Error)?) {
-        let wasFinished = state.withLock { state in
-            defer { state.isFinished = true }
-            return state.isFinished
-        }
+        let wasFinished = state.withLock { $0.schedule.finish() }
         guard !wasFinished else { return }
         hub.remove(self)
         continuation.finish(throwing: error)
