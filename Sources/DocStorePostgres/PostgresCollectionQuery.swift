@@ -43,17 +43,7 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
     /// Changes the filter, sort and limit: the collection's, or those after the last join.
     private func refining(_ change: (inout DocumentQuery) -> Void) -> PostgresCollectionQuery {
         var copy = self
-        guard !stages.isEmpty else {
-            change(&copy.query)
-            return copy
-        }
-        var segment = DocumentQuery()
-        if case .refine(let last)? = stages.last {
-            segment = last
-            copy.stages.removeLast()
-        }
-        change(&segment)
-        copy.stages.append(.refine(segment))
+        QueryPipeline.refine(&copy.query, &copy.stages, change)
         return copy
     }
 
@@ -141,12 +131,12 @@ public struct PostgresCollectionQuery<Model: QueryableDocument & Sendable>: Send
     ) -> PostgresCollectionQuery {
         var copy = self
         let memberPath = Model.Fields(_path: .root)[keyPath: member].fieldPath
-        guard memberPath.components.count == 1, case .key(let name) = memberPath.components[0] else {
+        guard let stage = QueryPipeline.joinStage(other, on: path, equals: target, into: memberPath, many: many) else {
             copy.invalid = copy.invalid ?? .invalidQuery(collection: collection.name, field: memberPath.description,
                                                          reason: "a joined document goes in a property of the model itself")
             return copy
         }
-        copy.stages.append(.join(Join(other, on: path, equals: target, as: name, many: many)))
+        copy.stages.append(stage)
         return copy
     }
 

@@ -67,11 +67,11 @@ extension CollectionQuery {
     ) -> CollectionQuery {
         var copy = self
         let memberPath = Model.Fields(_path: .root)[keyPath: member].fieldPath
-        guard memberPath.components.count == 1, case .key(let name) = memberPath.components[0] else {
+        guard let stage = QueryPipeline.joinStage(other, on: path, equals: target, into: memberPath, many: many) else {
             copy.invalid = copy.invalid ?? InvalidQuery(reason: "a joined document goes in a property of the model itself", field: memberPath)
             return copy
         }
-        copy.stages.append(.join(Join(other, on: path, equals: target, as: name, many: many)))
+        copy.stages.append(stage)
         return copy
     }
 }

@@ -48,17 +48,7 @@ public struct CollectionQuery<Model: QueryableDocument>: Sendable {
     /// Changes the filter, sort and limit: the collection's, or those after the last join.
     private func refining(_ change: (inout DocumentQuery) -> Void) -> CollectionQuery {
         var copy = self
-        guard !stages.isEmpty else {
-            change(&copy.query)
-            return copy
-        }
-        var segment = DocumentQuery()
-        if case .refine(let last)? = stages.last {
-            segment = last
-            copy.stages.removeLast()
-        }
-        change(&segment)
-        copy.stages.append(.refine(segment))
+        QueryPipeline.refine(&copy.query, &copy.stages, change)
         return copy
     }
 
