@@ -309,6 +309,17 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
             }
         }
         let session = transaction.session
+        // Another process may be creating the same collection: wait for it, then
+        // find its table (CREATE TABLE IF NOT EXISTS alone fails in that race).
+        try await session.rows(PostgresStoreSQL.lockCollectionCreation, [.text(name)], collection: name)
+        if let recorded = try await recordedKeyKind(in: session) {
+            // Created by another process since this one read the catalog. Its
+            // table and triggers are in place: touching them here would lock the
+            // table against that process's writes while this transaction waits
+            // for a lock it holds (a deadlock, seen with two shells inserting).
+            transaction.created(name, kind: recorded)
+            return recorded
+        }
         try await session.rows(PostgresStoreSQL.createTable(name, keyKind: kind), [], collection: name)
         try await session.rows(PostgresStoreSQL.recordCollection, [.text(name), .text(kind.rawValue)], collection: name)
         for statement in PostgresStoreSQL.createLiveTriggers(name) { try await session.rows(statement, [], collection: name) }
@@ -319,11 +330,16 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         for index in try await searchIndexes(in: session) {
             for statement in try PostgresSearchSQL.create(index) { try await session.rows(statement, [], collection: name) }
         }
-        let rows = try await session.rows("SELECT key_kind FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
-                                          collection: name)
-        let recorded = try rows.first.flatMap { KeyKind(rawValue: try $0.decode(String.self)) } ?? kind
+        let recorded = try await recordedKeyKind(in: session) ?? kind
         transaction.created(name, kind: recorded)
         return recorded
+    }
+
+    /// The key kind the catalog records for the collection, nil when it has none.
+    private func recordedKeyKind(in session: PostgresSession) async throws -> KeyKind? {
+        let rows = try await session.rows("SELECT key_kind FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
+                                          collection: name)
+        return try rows.first.flatMap { KeyKind(rawValue: try $0.decode(String.self)) }
     }
 
     /// The model in a `body::text` cell, decoded from the row's bytes where

@@ -46,15 +46,26 @@ public final class PostgresDocumentStore: Sendable {
             let session = PostgresSession.pool(client)
             let encoding = try await session.rows("SHOW server_encoding", [], collection: nil).first?.decode(String.self)
             guard encoding == "UTF8" else { throw PostgresStoreError.unsupportedEncoding(encoding ?? "an unknown encoding") }
-            try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
-            try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
-            try await session.rows(PostgresSearchSQL.createCatalog, [], collection: nil)
+            try await installCatalog()
             try await installLiveTriggers()
             try await reloadCatalog()
         } catch {
             runner.cancel()
             await runner.value
             throw error
+        }
+    }
+
+    /// Creates DocStore's catalog tables where they are missing, under a lock
+    /// that makes another process opening the same new database wait.
+    private func installCatalog() async throws {
+        try await transaction { transaction in
+            let session = transaction.session
+            try await session.rows(PostgresStoreSQL.lockSchemaCreation, [], collection: nil)
+            try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
+            try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
+            try await session.rows(PostgresSearchSQL.createCatalog, [], collection: nil)
+            try await session.rows(PostgresStoreSQL.createValues, [], collection: nil)
         }
     }
 

@@ -16,6 +16,12 @@ extension PostgresDocumentStore {
         try await transaction { transaction in
             let session = transaction.session
             try await session.rows(PostgresStoreSQL.lockLiveTriggers, [], collection: nil)
+            // While this waited, another process may have installed the functions.
+            // The version is read through the catalog cache, which an advisory
+            // lock doesn't refresh (a table lock does): without this, the stale
+            // cache said "not installed", and replacing the catalog's trigger
+            // then deadlocked against that process's first writes.
+            try await session.rows(PostgresStoreSQL.refreshCatalogCache, [], collection: nil)
             let version = try await session.rows(PostgresStoreSQL.installedLiveTriggersVersion, [], collection: nil)
                 .first?.decode(String?.self)
             if version != PostgresStoreSQL.liveTriggersVersion {

@@ -82,13 +82,9 @@ final class PostgresBackend: REPLBackend {
     func insert(_ name: String, _ documents: [JSONValue]) throws -> [DocumentKey] {
         let store = store
         return try Self.wait {
-            try await store.transaction { transaction in
-                let target = transaction.collection(named: name)
-                var keys = GeneratedKeys(collection: target)
-                var inserted: [DocumentKey] = []
-                for document in documents { inserted.append(try await target.insert(try await keys.keyed(document))) }
-                return inserted
-            }
+            // The library generates missing keys under the collection's key lock,
+            // so two shells inserting at once never pick the same key.
+            try await store.collection(named: name).insert(contentsOf: documents)
         }
     }
 
@@ -96,9 +92,11 @@ final class PostgresBackend: REPLBackend {
         let store = store
         try Self.wait {
             try await store.transaction { transaction in
+                // As on a file store, a document without an "id" can't be saved: a
+                // key generated here would replace whatever another writer stored
+                // under it meanwhile.
                 let target = transaction.collection(named: name)
-                var keys = GeneratedKeys(collection: target)
-                for document in documents { try await target.save(try await keys.keyed(document)) }
+                for document in documents { try await target.save(document) }
             }
         }
     }
@@ -309,37 +307,6 @@ final class PostgresBackend: REPLBackend {
     func stream(_ command: REPLCommand, interruption: Interruption) throws -> ResultStream? { nil }
 
     func reading<Value>(_ body: () throws -> Value) throws -> Value { try body() }
-}
-
-/// Keys for documents without an `"id"`, as a DocStore file generates them:
-/// integers after the collection's largest, written into the document as its
-/// first member. Read once per transaction, so that concurrent writers may
-/// collide (then the insert fails with a duplicate key, and nothing is written).
-struct GeneratedKeys {
-    let collection: PostgresCollection<JSONValue>
-    /// The key the next document without one gets; nil until one is needed.
-    private(set) var next: Int64?
-
-    init(collection: PostgresCollection<JSONValue>, next: Int64? = nil) {
-        self.collection = collection
-        self.next = next
-    }
-
-    /// The document, with a generated `"id"` when it has none (or null).
-    mutating func keyed(_ document: JSONValue) async throws -> JSONValue {
-        guard case .object(var members) = document, members["id"] == nil || members["id"] == .null else { return document }
-        let key = try await nextKey()
-        members.removeValue(forKey: "id")
-        members.updateValue(.integer(key), forKey: "id", insertingAt: 0)
-        return .object(members)
-    }
-
-    private mutating func nextKey() async throws -> Int64 {
-        let key: Int64
-        if let next { key = next } else { key = (try await collection.largestIntegerKey() ?? 0) + 1 }
-        next = key + 1
-        return key
-    }
 }
 
 /// An error of the PostgreSQL server or connection, in words (its SQLSTATE,

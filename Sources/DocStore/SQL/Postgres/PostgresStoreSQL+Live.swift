@@ -39,6 +39,10 @@ extension PostgresStoreSQL {
     /// store (`CREATE OR REPLACE FUNCTION` concurrently fails otherwise).
     public static let lockLiveTriggers = "SELECT pg_advisory_xact_lock(7305872690212763953)"
 
+    /// Takes a table lock, which makes the server process the catalog changes
+    /// other sessions committed (an advisory lock alone doesn't).
+    public static let refreshCatalogCache = "LOCK TABLE \(catalogTable) IN ACCESS SHARE MODE"
+
     /// The installed functions' version (a text value; no row or null when missing).
     public static let installedLiveTriggersVersion =
         "SELECT obj_description(to_regproc('docstore_notify_rows'), 'pg_proc')"

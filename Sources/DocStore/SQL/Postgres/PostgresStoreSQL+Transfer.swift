@@ -31,4 +31,15 @@ extension PostgresStoreSQL {
     /// keys are generated in a collection (`$1` its name): concurrent writers
     /// read the largest key one after the other.
     public static let lockKeyGeneration = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.keys.' || $1, 0))"
+
+    /// Waits for, then holds until its transaction ends, the lock under which
+    /// DocStore's own tables are created when a store is opened: PostgreSQL's
+    /// `CREATE TABLE IF NOT EXISTS` is not safe against a concurrent one (the
+    /// second fails with "already exists"), and two processes may open a new
+    /// database at once.
+    public static let lockSchemaCreation = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.schema', 0))"
+
+    /// The same for one collection's table (`$1` its name), created by the first
+    /// write of any process.
+    public static let lockCollectionCreation = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.collection.' || $1, 0))"
 }
