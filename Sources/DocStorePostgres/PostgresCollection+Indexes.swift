@@ -29,7 +29,7 @@ extension PostgresCollection {
             throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "an index needs at least one field")
         }
         _ = try BackendSupport.postgresCreateIndex(IndexInfo(name: "docstore_ix_0", collection: name, fields: fields, isUnique: unique))
-        return try await inTransaction { session in
+        return try await inSchemaTransaction { session in
             if let existing = try await indexes(in: session).first(where: { $0.fields == fields }) {
                 guard existing.isUnique == unique else {
                     throw DocStoreError.invalidQuery(
@@ -57,7 +57,7 @@ extension PostgresCollection {
     /// Drops the index on exactly these fields. Returns whether there was one.
     @discardableResult
     public func dropIndex(on fields: [FieldPath]) async throws -> Bool {
-        try await inTransaction { session in
+        try await inSchemaTransaction { session in
             guard let index = try await indexes(in: session).first(where: { $0.fields == fields }) else { return false }
             try await session.rows(PostgresStoreSQL.forgetIndex, [.text(index.name)], collection: name)
             for pgName in BackendSupport.postgresIndexNames(index.name) {
@@ -118,6 +118,18 @@ extension PostgresCollection {
     func inTransaction<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
         if let transaction { return try await body(transaction.session) }
         return try await store.transaction { try await body($0.session) }
+    }
+
+    /// Runs `body` in a transaction holding the collection's schema lock (and,
+    /// with `sharedObjects`, the store's, for functions all collections share):
+    /// two processes creating the same index at once would otherwise both find
+    /// it missing and record it twice, or fail replacing the same function.
+    func inSchemaTransaction<T: Sendable>(sharedObjects: Bool = false, _ body: (PostgresSession) async throws -> T) async throws -> T {
+        try await inTransaction { session in
+            if sharedObjects { try await session.rows(PostgresStoreSQL.lockSchemaCreation, [], collection: name) }
+            try await session.rows(PostgresStoreSQL.lockCollectionSchema, [.text(name)], collection: name)
+            return try await body(session)
+        }
     }
 
     private static func path(from value: JSONValue, index: String, collection: String) throws -> FieldPath {

@@ -30,7 +30,7 @@ extension PostgresCollection {
                 throw DocStoreError.invalidQuery(collection: name, field: path.description, reason: "a search index names each field once")
             }
         }
-        return try await inTransaction { session in
+        return try await inSchemaTransaction(sharedObjects: true) { session in
             if let existing = try await searchIndexes(in: session).first(where: { $0.fields == fields }) { return existing }
             if try await session.rows(PostgresSearchSQL.functionExists, [], collection: name).isEmpty {
                 try await session.rows(PostgresSearchSQL.createFunction, [], collection: name)
@@ -55,7 +55,7 @@ extension PostgresCollection {
     /// Drops the search index on exactly these fields. Returns whether there was one.
     @discardableResult
     public func dropSearchIndex(on fields: [FieldPath]) async throws -> Bool {
-        try await inTransaction { session in
+        try await inSchemaTransaction { session in
             guard let index = try await searchIndexes(in: session).first(where: { $0.fields == fields }) else { return false }
             try await session.rows(PostgresSearchSQL.forgetIndex, [.text(index.name)], collection: name)
             for pgName in PostgresSearchSQL.indexNames(index) {

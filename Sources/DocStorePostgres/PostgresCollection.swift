@@ -311,7 +311,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         let session = transaction.session
         // Another process may be creating the same collection: wait for it, then
         // find its table (CREATE TABLE IF NOT EXISTS alone fails in that race).
-        try await session.rows(PostgresStoreSQL.lockCollectionCreation, [.text(name)], collection: name)
+        try await session.rows(PostgresStoreSQL.lockCollectionSchema, [.text(name)], collection: name)
         if let recorded = try await recordedKeyKind(in: session) {
             // Created by another process since this one read the catalog. Its
             // table and triggers are in place: touching them here would lock the

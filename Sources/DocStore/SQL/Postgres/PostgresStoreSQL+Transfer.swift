@@ -39,7 +39,7 @@ extension PostgresStoreSQL {
     /// database at once.
     public static let lockSchemaCreation = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.schema', 0))"
 
-    /// The same for one collection's table (`$1` its name), created by the first
-    /// write of any process.
-    public static let lockCollectionCreation = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.collection.' || $1, 0))"
+    /// The same for one collection (`$1` its name): its table, created by the
+    /// first write of any process, and its indexes.
+    public static let lockCollectionSchema = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.collection.' || $1, 0))"
 }
