@@ -95,13 +95,13 @@ extension PostgresCollection {
     // MARK: Shared steps
 
     /// Whether the `id` member is the document's key (it is, but for models without an `id`).
-    private var isKeyedById: Bool {
+    var isKeyedById: Bool {
         if case .generated = keySource { false } else { true }
     }
 
     /// Runs a field change in the caller's transaction or one of its own, with
     /// a compiler (nil when the collection doesn't exist yet) and the summary to fill.
-    private func changingFields(
+    func changingFields(
         _ change: String,
         _ body: (PostgresSession, PostgresCompiler?, inout FieldChangeSummary) async throws -> Void
     ) async throws -> FieldChangeSummary {

@@ -19,6 +19,8 @@ import Synchronization
 /// (``PostgresCollection/values(_:)``).
 public final class PostgresDocumentStore: Sendable {
     let client: PostgresClient
+    /// The database's name, for messages ("the store postgres:///app …").
+    let label: String
     private let runner: Task<Void, Never>
     /// Committed collections and their key kinds, as this process last read them.
     let catalog = Mutex<[String: KeyKind]>([:])
@@ -39,6 +41,7 @@ public final class PostgresDocumentStore: Sendable {
         let configuration = try PostgresURL.configuration(url)
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSession.logger)
         self.client = client
+        label = "postgres:///" + (configuration.database ?? configuration.username)
         runner = Task { await client.run() }
         changeHub = PostgresChangeHub(client: client)
         changeHub.attach(self)
@@ -66,6 +69,7 @@ public final class PostgresDocumentStore: Sendable {
             try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
             try await session.rows(PostgresSearchSQL.createCatalog, [], collection: nil)
             try await session.rows(PostgresStoreSQL.createValues, [], collection: nil)
+            try await session.rows(PostgresStoreSQL.createMigrations, [], collection: nil)
         }
     }
 

@@ -78,8 +78,8 @@ struct ReadmeGroupsTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = try #require(section(of: source, from: "// README-GROUPS-BEGIN\n", to: "// README-GROUPS-END"))
-        let shown = try #require(section(of: readme, from: "<!-- groups -->\n```swift\n", to: "```"))
+        let compiled = try #require(readmeSection(of: source, from: "// README-GROUPS-BEGIN\n", to: "// README-GROUPS-END"))
+        let shown = try #require(readmeSection(of: readme, from: "<!-- groups -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
     }
 
@@ -104,11 +104,5 @@ struct ReadmeGroupsTests {
 
     private func people(_ store: DocumentStore) -> DocumentCollection<Person> {
         store.collection(Person.self, named: "people")
-    }
-
-    private func section(of text: String, from start: String, to end: String) -> String? {
-        guard let startRange = text.range(of: start),
-              let endRange = text.range(of: end, range: startRange.upperBound..<text.endIndex) else { return nil }
-        return String(text[startRange.upperBound..<endRange.lowerBound])
     }
 }

@@ -172,32 +172,32 @@ struct ReadmeUsageTests {
     @Test func theUsageSectionIsTheCompiledCode() throws {
         let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = try #require(section(of: source, from: "// README-USAGE-BEGIN\n", to: "// README-USAGE-END"))
-        let shown = try #require(section(of: readme, from: "<!-- usage -->\n```swift\n", to: "```"))
+        let compiled = try #require(readmeSection(of: source, from: "// README-USAGE-BEGIN\n", to: "// README-USAGE-END"))
+        let shown = try #require(readmeSection(of: readme, from: "<!-- usage -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
     }
 
     @Test func theQuerySectionIsTheCompiledCode() throws {
         let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = try #require(section(of: source, from: "// README-QUERY-BEGIN\n", to: "// README-QUERY-END"))
-        let shown = try #require(section(of: readme, from: "<!-- queries -->\n```swift\n", to: "```"))
+        let compiled = try #require(readmeSection(of: source, from: "// README-QUERY-BEGIN\n", to: "// README-QUERY-END"))
+        let shown = try #require(readmeSection(of: readme, from: "<!-- queries -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
     }
 
     @Test func theKeysSectionIsTheCompiledCode() throws {
         let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = try #require(section(of: source, from: "// README-KEYS-BEGIN\n", to: "// README-KEYS-END"))
-        let shown = try #require(section(of: readme, from: "<!-- generated-keys -->\n```swift\n", to: "```"))
+        let compiled = try #require(readmeSection(of: source, from: "// README-KEYS-BEGIN\n", to: "// README-KEYS-END"))
+        let shown = try #require(readmeSection(of: readme, from: "<!-- generated-keys -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
     }
 
     @Test func theLiveQuerySectionIsTheCompiledCode() throws {
         let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = try #require(section(of: source, from: "// README-LIVE-BEGIN\n", to: "// README-LIVE-END"))
-        let shown = try #require(section(of: readme, from: "<!-- live-queries -->\n```swift\n", to: "```"))
+        let compiled = try #require(readmeSection(of: source, from: "// README-LIVE-BEGIN\n", to: "// README-LIVE-END"))
+        let shown = try #require(readmeSection(of: readme, from: "<!-- live-queries -->\n```swift\n", to: "```"))
         #expect(shown == compiled)
     }
 
@@ -246,11 +246,5 @@ struct ReadmeUsageTests {
         #expect(try teams.keys() == [1, 2, 4].map { DocumentKey.integer($0) })
         #expect(try teams.get(1)?.nickName == "Sox")
         #expect(try teams.get(4)?.abbreviation == "TBJ")
-    }
-
-    private func section(of text: String, from start: String, to end: String) -> String? {
-        guard let startRange = text.range(of: start),
-              let endRange = text.range(of: end, range: startRange.upperBound..<text.endIndex) else { return nil }
-        return String(text[startRange.upperBound..<endRange.lowerBound])
     }
 }

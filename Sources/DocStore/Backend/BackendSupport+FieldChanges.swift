@@ -25,6 +25,15 @@ extension BackendSupport {
     }
 
     /// The summary of a change that has changed nothing yet.
+    /// A Swift value as the JSON a field change writes at `path`, or the error
+    /// naming the field when it can't be encoded.
+    public static func fieldValue<Value: Encodable>(_ value: Value, at path: FieldPath, collection: String) throws -> JSONValue {
+        switch QueryValue.encode(value, for: path) {
+        case .success(let json): return json
+        case .failure(let problem): throw problem.error(collection: collection)
+        }
+    }
+
     public static func fieldChangeSummary(collection: String, change: String) -> FieldChangeSummary {
         FieldChangeSummary(collection: collection, change: change, documentsChanged: 0)
     }

@@ -189,6 +189,17 @@ extension PostgresCompiler {
         CompiledStatement(try compiler.postgresSetDefault(path, value))
     }
 
+    /// One batch of a conversion: `key, value::text` of up to `limit` documents
+    /// after `key` where `path` is present and not null, in key order.
+    public func fieldValues(_ path: FieldPath, after key: DocumentKey?, limit: Int) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresFieldValues(path, after: key, limit: limit))
+    }
+
+    /// Sets `path` to the JSON text `value` in the document stored under `key`.
+    public func setField(_ path: FieldPath, to value: [UInt8], key: DocumentKey) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresSetField(path, to: value, key: key))
+    }
+
     /// The first key of a document matching `condition`; no row when none does.
     public func firstKey(where condition: Condition) throws -> CompiledStatement {
         CompiledStatement(try compiler.firstKey(where: condition))

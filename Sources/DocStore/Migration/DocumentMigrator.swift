@@ -34,9 +34,7 @@ public struct DocumentMigrator {
 
     /// The steps the store has run, in the order it ran them.
     public func appliedMigrations(in store: DocumentStore) throws -> [AppliedMigration] {
-        try store.access(collection: nil) {
-            try store.readAccess { db in try Catalog.appliedMigrations(in: db) }
-        }
+        try store.appliedMigrations()
     }
 
     /// The registered steps the store has not run yet, in order.
@@ -120,4 +118,10 @@ public struct MigrationResult: Sendable, Hashable {
     public var name: String
     /// The field changes it made, in order.
     public var changes: [FieldChangeSummary]
+
+    /// The result of the step `name`, which made `changes`.
+    public init(name: String, changes: [FieldChangeSummary]) {
+        self.name = name
+        self.changes = changes
+    }
 }

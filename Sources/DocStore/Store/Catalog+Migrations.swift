@@ -6,6 +6,12 @@ public struct AppliedMigration: Sendable, Hashable {
     public var name: String
     /// When it committed: ISO 8601 in UTC (`2026-11-23T10:15:02.123Z`).
     public var appliedAt: String
+
+    /// A record of a step that ran at `appliedAt`.
+    public init(name: String, appliedAt: String) {
+        self.name = name
+        self.appliedAt = appliedAt
+    }
 }
 
 extension Catalog {
@@ -37,12 +43,14 @@ extension Catalog {
     }
 
     /// Records that the migration `name` ran, after every one recorded before.
-    static func recordMigration(named name: String, in db: Database) throws {
+    /// `appliedAt` keeps a copied record's time; nil records now.
+    static func recordMigration(named name: String, appliedAt: String? = nil, in db: Database) throws {
         try installMigrations(in: db)
         try db.execute(sql: """
-            INSERT INTO \(migrationsTable) (name, position)
-            VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM \(migrationsTable)))
-            """, arguments: [name])
+            INSERT INTO \(migrationsTable) (name, position, applied_at)
+            VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM \(migrationsTable)),
+                    coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))
+            """, arguments: [name, appliedAt])
     }
 
     /// Rewrites the fields of a recorded index (its SQLite index is re-created by

@@ -18,6 +18,10 @@ protocol CopyEndpoint: REPLBackend {
     func writeCollection(_ collection: String, _ body: (any CollectionWriter) throws -> Void) throws
     /// Sets the entries, all or none.
     func setKeyValueEntries(_ entries: [(key: String, value: JSONValue)]) throws
+    /// The migration steps the store has run, in order.
+    func appliedMigrations() throws -> [AppliedMigration]
+    /// Records steps as run (a copy's documents are migrated already), all or none.
+    func recordAppliedMigrations(_ migrations: [AppliedMigration]) throws
 }
 
 /// A collection being written by a copy, inside its transaction.

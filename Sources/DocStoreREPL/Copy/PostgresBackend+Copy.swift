@@ -1,5 +1,5 @@
 import DocStore
-import DocStorePostgres
+@_spi(Backends) import DocStorePostgres
 
 extension PostgresBackend: CopyEndpoint {
     func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
@@ -19,6 +19,16 @@ extension PostgresBackend: CopyEndpoint {
             guard documents.count == size, let end = documents.last?.key else { return }
             last = end
         }
+    }
+
+    func appliedMigrations() throws -> [AppliedMigration] {
+        let store = store
+        return try Self.wait { try await store.appliedMigrations() }
+    }
+
+    func recordAppliedMigrations(_ migrations: [AppliedMigration]) throws {
+        let store = store
+        try Self.wait { try await store.recordAppliedMigrations(migrations) }
     }
 
     func keyValueEntries() throws -> [(key: String, value: JSONValue)] {

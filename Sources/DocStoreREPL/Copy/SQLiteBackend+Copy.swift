@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 
 extension SQLiteBackend: CopyEndpoint {
     func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
@@ -20,6 +20,10 @@ extension SQLiteBackend: CopyEndpoint {
         }
         if !page.isEmpty { try body(page) }
     }
+
+    func appliedMigrations() throws -> [AppliedMigration] { try store.appliedMigrations() }
+
+    func recordAppliedMigrations(_ migrations: [AppliedMigration]) throws { try store.recordAppliedMigrations(migrations) }
 
     func keyValueEntries() throws -> [(key: String, value: JSONValue)] {
         try store.values.keys().compactMap { key in

@@ -38,6 +38,11 @@ struct StoreCopier {
     func copy() throws -> Report {
         let collections = try source.collections()
         try refuseOverwrites(collections)
+        let migrations = try migrationsToRecord()
+        // Recorded before the documents: they are migrated already, and a
+        // destination left half-copied must not look unmigrated to its app,
+        // which would run the steps again on them.
+        try destination.recordAppliedMigrations(migrations)
         var total = 0
         var counts: [String: Int] = [:]
         for info in collections {
@@ -55,7 +60,22 @@ struct StoreCopier {
         }
         let entries = try copyValues()
         if entries > 0 { report.lines.append("key/value area: \(entries == 1 ? "1 entry" : "\(entries) entries")") }
+        if !migrations.isEmpty { report.lines.append("migrations: \(migrations.map(\.name).joined(separator: ", "))") }
         return report
+    }
+
+    /// The source's migration history, when the destination has none; nothing
+    /// when both have the same. Refuses, before anything is written, histories
+    /// that differ: the copy's documents would be migrated by one and recorded
+    /// by the other, and an app would run steps again on them (or skip some).
+    private func migrationsToRecord() throws -> [AppliedMigration] {
+        let from = try source.appliedMigrations(), to = try destination.appliedMigrations()
+        if to.map(\.name) == from.map(\.name) { return [] }
+        guard to.isEmpty else {
+            let list = { (steps: [AppliedMigration]) in steps.isEmpty ? "none" : steps.map(\.name).joined(separator: ", ") }
+            throw CommandError("the destination has run migrations \(list(to)) and the source \(list(from)): a copy would mix two histories; nothing was copied (copy into a new store)")
+        }
+        return from
     }
 
     /// Refuses, before anything is written, when a destination collection

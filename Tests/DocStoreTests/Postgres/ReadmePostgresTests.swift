@@ -53,8 +53,8 @@ extension PostgresTests {
         @Test func theSectionIsTheCompiledCode() throws {
             let readme = try String(contentsOf: ReadmeUsageTests.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
             let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-            let compiled = try #require(section(of: source, from: "// README-POSTGRES-BEGIN\n", to: "// README-POSTGRES-END"))
-            let shown = try #require(section(of: readme, from: "<!-- postgres -->\n```swift\n", to: "```"))
+            let compiled = try #require(readmeSection(of: source, from: "// README-POSTGRES-BEGIN\n", to: "// README-POSTGRES-END"))
+            let shown = try #require(readmeSection(of: readme, from: "<!-- postgres -->\n```swift\n", to: "```"))
             #expect(shown == compiled)
         }
 
@@ -82,13 +82,6 @@ extension PostgresTests {
             #expect(try await standings(url: url) == ["Blue: 5.0", "Red: 9.0"])
             #expect(try await store.collection(Rider.self, named: "riders").get(2)?.wins == 10)
             await store.close()
-        }
-
-        private func section(of text: String, from start: String, to end: String) -> String? {
-            guard let lower = text.range(of: start), let upper = text.range(of: end, range: lower.upperBound..<text.endIndex) else {
-                return nil
-            }
-            return String(text[lower.upperBound..<upper.lowerBound])
         }
     }
 }

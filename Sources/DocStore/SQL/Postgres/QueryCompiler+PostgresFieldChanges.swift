@@ -49,6 +49,25 @@ extension QueryCompiler {
         return "UPDATE \(table) SET body = " + body + (try whereClause(DocumentQuery(.isNull(path)))) + " RETURNING key"
     }
 
+    /// One batch of a conversion: the key and the JSON text at `path` of up to
+    /// `limit` documents after `key` (all from the first when nil), in key order,
+    /// skipping documents where the field is missing or null.
+    func postgresFieldValues(_ path: FieldPath, after key: DocumentKey?, limit: Int) throws -> SQLFragment {
+        let field = try postgresChangedField(path)
+        var condition = try whereClause(DocumentQuery(.not(.isNull(path))))
+        if let key { condition += " AND key > " + .bound(key.binding) }
+        return "SELECT key, (" + field.value + ")::text FROM \(table)" + condition + " ORDER BY key LIMIT " + .bound(.integer(Int64(limit)))
+    }
+
+    /// Sets `path` to `value` (JSON text) in the document stored under `key`,
+    /// returning the key; the path's parents are objects (the field was read there).
+    func postgresSetField(_ path: FieldPath, to value: [UInt8], key: DocumentKey) throws -> SQLFragment {
+        _ = try postgresChangedField(path)
+        let json = "CAST(" + SQLFragment.bound(.text(String(decoding: value, as: UTF8.self))) + " AS jsonb)"
+        let body = Self.postgresChange("body", "c0") { Self.postgresSet($0, path.components, json) }
+        return "UPDATE \(table) SET body = " + body + " WHERE key = " + .bound(key.binding) + " RETURNING key"
+    }
+
     /// `body` changed by `change` (which reads it as `alias.b`, once), or left
     /// as it was where `change` gives NULL: the one-row subquery keeps the
     /// statement linear in the changes.
