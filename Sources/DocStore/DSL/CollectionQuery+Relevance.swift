@@ -73,7 +73,7 @@ extension CollectionQuery {
     ///         print(note.player, snippet ?? "")   // Ortiz Hit a [home] [run] to right field, then another.
     ///     }
     ///
-    /// - Parameter words: About how many words each snippet holds (1 to 64).
+    /// - Parameter words: About how many words each snippet holds (2 to 64).
     public func fetchWithSnippets<Value: DocumentStringValue>(
         of field: KeyPath<Model.Fields, DocumentField<Value>>, matching text: String,
         highlight: (start: String, end: String) = ("[", "]"), words: Int = 10

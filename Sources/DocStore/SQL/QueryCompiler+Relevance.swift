@@ -83,7 +83,7 @@ extension QueryCompiler {
         let fts = quoteIdentifier(index.name)
         let arguments: [SQLFragment] = [
             .bound(.text(snippet.highlight.start)), .bound(.text(snippet.highlight.end)), .bound(.text(snippet.ellipsis)),
-            .bound(.integer(Int64(min(max(snippet.words, 1), 64)))),
+            .bound(.integer(Int64(SearchSnippetRequest.wordRange.clamp(snippet.words)))),
         ]
         let call = SQLFragment("snippet(\(fts), \(position), ") + .joined(arguments, separator: ", ") + ")"
         let source = try rankedSource(index, columns: call + " AS docstore_snippet", match: match)

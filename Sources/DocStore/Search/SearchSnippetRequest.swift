@@ -9,8 +9,13 @@ public struct SearchSnippetRequest: Hashable, Sendable {
     public var highlight: (start: String, end: String)
     /// What stands for the text cut off at either end.
     public var ellipsis: String
-    /// About how many words the snippet holds (1 to 64).
+    /// About how many words the snippet holds (2 to 64; fewer counts as 2,
+    /// because SQLite 3.40's FTS5 cuts a one-word snippet wrongly: from the
+    /// first word it runs on to the end of the text).
     public var words: Int
+
+    /// The window sizes a snippet can have.
+    static let wordRange = 2...64
 
     /// A snippet of `field` around `text`'s words: `…hit a [home] [run] to right…`.
     public init(field: FieldPath, text: String, highlight: (start: String, end: String) = ("[", "]"),
@@ -35,4 +40,9 @@ public struct SearchSnippetRequest: Hashable, Sendable {
         hasher.combine(ellipsis)
         hasher.combine(words)
     }
+}
+
+extension ClosedRange<Int> {
+    /// `value`, moved into the range.
+    func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, lowerBound), upperBound) }
 }

@@ -81,23 +81,19 @@ struct SearchText: Hashable, Sendable {
 
     /// How many times `term` occurs in `words` (at how many positions it starts).
     static func occurrences(of term: Term, in words: [String]) -> Int {
-        let count = term.words.count
-        guard words.count >= count else { return 0 }
-        var found = 0
-        for start in 0...(words.count - count) {
-            var matched = true
-            for (offset, word) in term.words.enumerated() {
-                let candidate = words[start + offset]
-                let isLast = offset == count - 1
-                // Bytes, as SQLite compares them (not Swift's canonical equivalence).
-                let holds = isLast && term.isPrefix ? candidate.utf8.starts(with: word.utf8) : candidate.utf8.elementsEqual(word.utf8)
-                if !holds {
-                    matched = false
-                    break
-                }
-            }
-            if matched { found += 1 }
+        guard words.count >= term.words.count else { return 0 }
+        return (0...(words.count - term.words.count)).count { occurs(term, at: $0, in: words) }
+    }
+
+    /// Whether `term` occurs in `words` starting at `start` (which leaves room for it).
+    static func occurs(_ term: Term, at start: Int, in words: [String]) -> Bool {
+        for (offset, word) in term.words.enumerated() {
+            let candidate = words[start + offset]
+            let isLast = offset == term.words.count - 1
+            // Bytes, as SQLite compares them (not Swift's canonical equivalence).
+            let holds = isLast && term.isPrefix ? candidate.utf8.starts(with: word.utf8) : candidate.utf8.elementsEqual(word.utf8)
+            if !holds { return false }
         }
-        return found
+        return true
     }
 }

@@ -15,19 +15,39 @@ import Foundation
 enum SearchTokenizer {
     /// The words of `text`, folded.
     static func words(in text: String) -> [String] {
-        var words: [String] = []
+        tokens(in: text).map(\.word)
+    }
+
+    /// A word and where it is in the text: its UTF-8 byte offsets, as FTS5
+    /// reports a token's (for snippets).
+    struct Token: Hashable {
+        var word: String
+        var start: Int
+        var end: Int
+    }
+
+    /// The words of `text`, folded, with their byte ranges.
+    static func tokens(in text: String) -> [Token] {
+        var tokens: [Token] = []
         var current = String.UnicodeScalarView()
+        var offset = 0, start = 0, inWord = false
+        func finish() {
+            // A word of combining marks only folds to nothing.
+            if !current.isEmpty { tokens.append(Token(word: String(current), start: start, end: offset)) }
+            current = String.UnicodeScalarView()
+            inWord = false
+        }
         for scalar in text.unicodeScalars {
             if isWordScalar(scalar) {
+                if !inWord { start = offset; inWord = true }
                 appendFolded(scalar, to: &current)
-            } else if !current.isEmpty {
-                words.append(String(current))
-                current = String.UnicodeScalarView()
+            } else if inWord {
+                finish()
             }
+            offset += UTF8.width(scalar)
         }
-        if !current.isEmpty { words.append(String(current)) }
-        // A word of combining marks only folds to nothing.
-        return words.filter { !$0.isEmpty }
+        if inWord { finish() }
+        return tokens
     }
 
     /// Whether `scalar` belongs to a word rather than separating words.
