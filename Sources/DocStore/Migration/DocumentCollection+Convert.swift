@@ -44,7 +44,7 @@ extension DocumentCollection {
                 let statement = try RawStatement(db, sql: setSQL)
                 defer { statement.finish() }
                 for (key, json) in batch {
-                    let new = try converted(json, at: path, key: key, transform)
+                    let new = try MigrationRules.converted(json, at: path, collection: name, key: key, transform)
                     try ModelCoding.withEncoded(new, encoder: encoder, encoding: encoding, collection: name, key: key) { bytes in
                         if DocumentCodec.nests(try DocumentCodec.parse(bytes), deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
                             throw DocStoreError.nestingTooDeep(collection: name, key: key, limit: DocumentStore.maximumNestingDepth)
@@ -65,26 +65,6 @@ extension DocumentCollection {
                 after = last.key
             }
             return summary
-        }
-    }
-
-    /// The stored value decoded as `Old` and converted, or an error naming the
-    /// document and the field.
-    private func converted<Old: Decodable, New>(_ json: [UInt8], at path: FieldPath, key: DocumentKey,
-                                               _ transform: (Old) throws -> New) throws -> New {
-        let old: Old
-        do {
-            old = try DocumentCodec.decode(Old.self, from: json)
-        } catch {
-            let shown = String(decoding: json.prefix(80), as: UTF8.self) + (json.count > 80 ? "…" : "")
-            throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: key,
-                                              reason: "the stored value \(shown) is not a \(Old.self) (\(error.reason))")
-        }
-        do {
-            return try transform(old)
-        } catch {
-            throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: key,
-                                              reason: "the conversion threw: \((error as? LocalizedError)?.errorDescription ?? String(describing: error))")
         }
     }
 }

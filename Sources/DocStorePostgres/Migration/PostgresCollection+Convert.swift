@@ -1,5 +1,4 @@
 @_spi(Backends) import DocStore
-import Foundation
 
 extension PostgresCollection {
     /// How many documents a conversion reads, converts and writes at a time:
@@ -35,7 +34,7 @@ extension PostgresCollection {
                     let cells = row.makeRandomAccess()
                     let key = try decodeKey(cells[0], kind: kind)
                     let old = Array(try cells[1].decode(String.self).utf8)
-                    let new = try BackendSupport.encode(try converted(old, at: path, key: key, transform), collection: name, key: key)
+                    let new = try BackendSupport.encode(try MigrationRules.converted(old, at: path, collection: name, key: key, transform), collection: name, key: key)
                     try refuseNUL(in: new, key: key)
                     try await mappingUniqueViolation {
                         _ = try await session.rows(try compiler.setField(path, to: new, key: key), collection: name)
@@ -46,29 +45,5 @@ extension PostgresCollection {
                 if batch.count < Self.conversionBatchSize { break }
             }
         }
-    }
-
-    /// The stored value decoded as `Old` and converted, or an error naming the
-    /// document and the field.
-    private func converted<Old: Decodable, New>(_ json: [UInt8], at path: FieldPath, key: DocumentKey,
-                                               _ transform: (Old) throws -> New) throws -> New {
-        let old: Old
-        do {
-            old = try BackendSupport.decode(Old.self, from: json, collection: name, key: key)
-        } catch {
-            let shown = String(decoding: json.prefix(80), as: UTF8.self) + (json.count > 80 ? "…" : "")
-            throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: key,
-                                              reason: "the stored value \(shown) is not a \(Old.self) (\(Self.reason(error)))")
-        }
-        do {
-            return try transform(old)
-        } catch {
-            throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: key,
-                                              reason: "the conversion threw: \(Self.reason(error))")
-        }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
     }
 }

@@ -68,13 +68,7 @@ public struct PostgresDocumentMigrator: Sendable {
     @discardableResult
     public func migrate(_ store: PostgresDocumentStore, upTo target: String? = nil) async throws -> [MigrationResult] {
         try checkRegistration()
-        var steps = self.steps[...]
-        if let target {
-            guard let end = steps.firstIndex(where: { $0.name == target }) else {
-                throw DocStoreError.invalidMigration(name: target, reason: "no step of this name is registered, so the store can't be migrated up to it")
-            }
-            steps = steps[...end]
-        }
+        let steps = self.steps.prefix(try MigrationRules.stepCount(upTo: target, of: registeredMigrations))
         let pending = Set(try await pendingMigrations(in: store))
         var results: [MigrationResult] = []
         for step in steps where pending.contains(step.name) {
@@ -101,20 +95,10 @@ public struct PostgresDocumentMigrator: Sendable {
     }
 
     private func checkRegistration() throws {
-        var seen: Set<String> = []
-        for step in steps {
-            if step.name.isEmpty {
-                throw DocStoreError.invalidMigration(name: step.name, reason: "a step needs a name, which the store records")
-            }
-            guard seen.insert(step.name).inserted else {
-                throw DocStoreError.invalidMigration(name: step.name, reason: "two steps are registered with this name; each name is recorded once, so each step needs its own")
-            }
-        }
+        try MigrationRules.checkRegistration(registeredMigrations)
     }
 
     private func refuseUnknown(_ applied: [AppliedMigration], in store: PostgresDocumentStore) throws {
-        let registered = Set(steps.map(\.name))
-        let unknown = applied.map(\.name).filter { !registered.contains($0) }
-        if !unknown.isEmpty { throw DocStoreError.unknownMigrations(path: store.label, names: unknown) }
+        try MigrationRules.refuseUnknown(applied, registered: registeredMigrations, path: store.label)
     }
 }
