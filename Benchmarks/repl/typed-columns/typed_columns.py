@@ -52,28 +52,45 @@ def emitted(path, query):
     return out.replace("docstore_overflow()", "abs(-9223372036854775807 - 1)") + ";"
 
 
+def stored_table(name, fields):
+    """A documents table with STORED generated columns r_F, v_F for each field."""
+    columns = ", ".join(
+        f'"r_{f}" GENERATED ALWAYS AS ({RANK.format(body="body", field=f)}) STORED, '
+        f'"v_{f}" GENERATED ALWAYS AS ({VALUE.format(body="body", field=f)}) STORED'
+        for f in fields)
+    return f'CREATE TABLE "{name}" (key INTEGER PRIMARY KEY, body TEXT NOT NULL, {columns});'
+
+
+def sidecar_values(body, fields):
+    return ", ".join(f"{RANK.format(body=body, field=f)}, {VALUE.format(body=body, field=f)}" for f in fields)
+
+
+def sidecar_table(table, fields):
+    columns = ", ".join(f'"r_{f}", "v_{f}"' for f in fields)
+    return f'CREATE TABLE "{table}_typed" (key INTEGER PRIMARY KEY, {columns});'
+
+
+def sidecar_insert_trigger(table, fields):
+    return (f'CREATE TRIGGER "{table}_typed_insert" AFTER INSERT ON "{table}" BEGIN '
+            f'INSERT INTO "{table}_typed" VALUES (new.key, {sidecar_values("new.body", fields)}); END;')
+
+
 def layout(kind, table, fields):
     if kind == "stored":
-        columns = ", ".join(
-            f'"r_{f}" GENERATED ALWAYS AS ({RANK.format(body="body", field=f)}) STORED, '
-            f'"v_{f}" GENERATED ALWAYS AS ({VALUE.format(body="body", field=f)}) STORED'
-            for f in fields)
         # A STORED column cannot be added by ALTER TABLE: the table is rebuilt.
-        return (f'CREATE TABLE "{table}_new" (key INTEGER PRIMARY KEY, body TEXT NOT NULL, {columns});\n'
-                f'INSERT INTO "{table}_new"(key, body) SELECT key, body FROM "{table}";\n'
-                f'DROP TABLE "{table}";\nALTER TABLE "{table}_new" RENAME TO "{table}";')
-    columns = ", ".join(f'"r_{f}", "v_{f}"' for f in fields)
-    def values(body):
-        return ", ".join(f"{RANK.format(body=body, field=f)}, {VALUE.format(body=body, field=f)}" for f in fields)
-    return (f'CREATE TABLE "{table}_typed" (key INTEGER PRIMARY KEY, {columns});\n'
-            f'INSERT INTO "{table}_typed" SELECT key, {values("body")} FROM "{table}";\n'
-            f'CREATE TRIGGER "{table}_typed_insert" AFTER INSERT ON "{table}" BEGIN '
-            f'INSERT INTO "{table}_typed" VALUES (new.key, {values("new.body")}); END;\n'
-            f'CREATE TRIGGER "{table}_typed_update" AFTER UPDATE ON "{table}" BEGIN '
-            f'DELETE FROM "{table}_typed" WHERE key = old.key; '
-            f'INSERT INTO "{table}_typed" VALUES (new.key, {values("new.body")}); END;\n'
-            f'CREATE TRIGGER "{table}_typed_delete" AFTER DELETE ON "{table}" BEGIN '
-            f'DELETE FROM "{table}_typed" WHERE key = old.key; END;')
+        return "\n".join([stored_table(f"{table}_new", fields),
+                          f'INSERT INTO "{table}_new"(key, body) SELECT key, body FROM "{table}";',
+                          f'DROP TABLE "{table}";',
+                          f'ALTER TABLE "{table}_new" RENAME TO "{table}";'])
+    return "\n".join([
+        sidecar_table(table, fields),
+        f'INSERT INTO "{table}_typed" SELECT key, {sidecar_values("body", fields)} FROM "{table}";',
+        sidecar_insert_trigger(table, fields),
+        f'CREATE TRIGGER "{table}_typed_update" AFTER UPDATE ON "{table}" BEGIN '
+        f'DELETE FROM "{table}_typed" WHERE key = old.key; '
+        f'INSERT INTO "{table}_typed" VALUES (new.key, {sidecar_values("new.body", fields)}); END;',
+        f'CREATE TRIGGER "{table}_typed_delete" AFTER DELETE ON "{table}" BEGIN '
+        f'DELETE FROM "{table}_typed" WHERE key = old.key; END;'])
 
 
 EXPRESSION = re.compile(
@@ -120,21 +137,18 @@ def substitute(kind, sql):
 
 
 def insert(kind, fields):
-    lines = ["CREATE TABLE batting (key INTEGER PRIMARY KEY, body TEXT NOT NULL);"]
-    if kind == "stored":
-        lines = [layout("stored", "batting_plain", fields).split("\n")[0].replace('"batting_plain_new"', "batting")]
-    elif kind == "sidecar":
-        lines.append(layout("sidecar", "batting", fields).split("\n")[0])
-        lines.append(layout("sidecar", "batting", fields).split("\n")[2])
-    elif kind == "bound":  # the typed values bound by the writer, no JSON parsed
-        lines.append(layout("sidecar", "batting", fields).split("\n")[0])
-    lines.append(".timer on")
-    lines.append("BEGIN;")
-    lines.append("INSERT INTO batting(key, body) SELECT key, body FROM src.batting;")
-    if kind == "bound":
-        lines.append("INSERT INTO batting_typed SELECT * FROM typed.batting_typed;")
-    lines.append("COMMIT;")
-    return "\n".join(lines)
+    """Batting's documents (attached as `src`; the sidecar store as `typed`)
+    inserted, timed, into a fresh `batting` laid out as KIND."""
+    plain = "CREATE TABLE batting (key INTEGER PRIMARY KEY, body TEXT NOT NULL);"
+    setup = {
+        "plain": [plain],
+        "stored": [stored_table("batting", fields)],
+        "sidecar": [plain, sidecar_table("batting", fields), sidecar_insert_trigger("batting", fields)],
+        "bound": [plain, sidecar_table("batting", fields)],  # values bound by the writer, no JSON read
+    }[kind]
+    copy_typed = ["INSERT INTO batting_typed SELECT * FROM typed.batting_typed;"] if kind == "bound" else []
+    return "\n".join(setup + [".timer on", "BEGIN;", "INSERT INTO batting(key, body) SELECT key, body FROM src.batting;"]
+                     + copy_typed + ["COMMIT;"])
 
 
 def cells(value):
