@@ -18,6 +18,9 @@ protocol CopyEndpoint: REPLBackend {
     func writeCollection(_ collection: String, _ body: (any CollectionWriter) throws -> Void) throws
     /// Sets the entries, all or none.
     func setKeyValueEntries(_ entries: [(key: String, value: JSONValue)]) throws
+    /// What tells this store from every other, however its location is spelled
+    /// (a symbolic link, `./`, another host name for the same server).
+    func storeIdentity() throws -> String
     /// The migration steps the store has run, in order.
     func appliedMigrations() throws -> [AppliedMigration]
     /// Records steps as run (a copy's documents are migrated already), all or none.

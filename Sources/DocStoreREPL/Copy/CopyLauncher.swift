@@ -18,6 +18,11 @@ public enum CopyLauncher {
             opened.append(from)
             let to = try open(destination, isSource: false)
             opened.append(to)
+            // The same store under two spellings: a replacing copy would empty
+            // the collections it is reading.
+            guard try from.storeIdentity() != to.storeIdentity() else {
+                throw CommandError("\(redacted(source)) and \(redacted(destination)) are the same store; nothing was copied")
+            }
             var copier = StoreCopier(source: from, destination: to, replace: replace)
             copier.progressOutput = errors.isTerminal ? errors : nil
             copier.notes = errors

@@ -21,6 +21,11 @@ extension PostgresBackend: CopyEndpoint {
         }
     }
 
+    func storeIdentity() throws -> String {
+        let store = store
+        return try Self.wait { try await store.databaseIdentity() }
+    }
+
     func appliedMigrations() throws -> [AppliedMigration] {
         let store = store
         return try Self.wait { try await store.appliedMigrations() }

@@ -1,4 +1,5 @@
 @_spi(Backends) import DocStore
+import Foundation
 
 extension SQLiteBackend: CopyEndpoint {
     func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
@@ -19,6 +20,14 @@ extension SQLiteBackend: CopyEndpoint {
             }
         }
         if !page.isEmpty { try body(page) }
+    }
+
+    /// The file's device and inode: the same for every path to it.
+    func storeIdentity() throws -> String {
+        guard let path = store.path else { return "memory:\(ObjectIdentifier(store))" }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CommandError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        return "file:\(info.st_dev):\(info.st_ino)"
     }
 
     func appliedMigrations() throws -> [AppliedMigration] { try store.appliedMigrations() }
