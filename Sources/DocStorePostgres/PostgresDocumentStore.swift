@@ -62,6 +62,10 @@ public final class PostgresDocumentStore: Sendable {
     /// Creates DocStore's catalog tables where they are missing, under a lock
     /// that makes another process opening the same new database wait.
     private func installCatalog() async throws {
+        // Nothing to create is the common case, and needs no privilege to create
+        // tables (a role that may only read opens the store too).
+        let installed = try await PostgresSession.pool(client).rows(PostgresStoreSQL.catalogInstalled, [], collection: nil)
+        if try installed.first?.decode(Bool.self) == true { return }
         try await transaction { transaction in
             let session = transaction.session
             try await session.rows(PostgresStoreSQL.lockSchemaCreation, [], collection: nil)

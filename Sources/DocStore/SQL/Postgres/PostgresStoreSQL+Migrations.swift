@@ -20,6 +20,12 @@ extension PostgresStoreSQL {
         FROM \(migrationsTable)
         """
 
+    /// Whether every table of DocStore's catalog exists (one boolean).
+    public static var catalogInstalled: String {
+        let tables = [catalogTable, indexTable, PostgresSearchSQL.catalogTable, valuesTable, migrationsTable]
+        return "SELECT " + tables.map { "to_regclass('\($0)') IS NOT NULL" }.joined(separator: " AND ")
+    }
+
     /// Waits for, then holds until its transaction ends, the lock under which
     /// migration steps run: two processes migrating one store run each step once.
     public static let lockMigrations = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.migrations', 0))"
