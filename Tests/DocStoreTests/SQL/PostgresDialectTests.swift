@@ -22,13 +22,14 @@ struct PostgresDialectTests {
         let number = "(CASE WHEN jsonb_typeof(\(teamId)) IN ('boolean', 'number') THEN \(teamId) END)"
         let noString = "(CASE WHEN jsonb_typeof(\(teamId)) = 'string' THEN \(teamId) #>> '{}' END) COLLATE \"C\" IS NULL"
         #expect(statement.sql == """
-            SELECT key, body::text FROM "players" WHERE ((\(number) = CAST($1 AS jsonb) AND \(noString) AND \(Self.rank(teamId)) = 2) \
-            AND NOT ((CASE WHEN jsonb_typeof(\(nested)) = 'string' THEN \(nested) #>> '{}' END) COLLATE "C" = $2 AND \(Self.rank(nested)) = 3)) \
+            SELECT key, body::text FROM "players" WHERE ((\(teamId) = CAST($1 AS jsonb) AND \(number) = CAST($2 AS jsonb) AND \(noString) AND \(Self.rank(teamId)) = 2) \
+            AND NOT (\(nested) = CAST($3 AS jsonb) AND (CASE WHEN jsonb_typeof(\(nested)) = 'string' THEN \(nested) #>> '{}' END) COLLATE "C" = $4 AND \(Self.rank(nested)) = 3)) \
             ORDER BY \(Self.rank(lastName)) DESC, (CASE WHEN jsonb_typeof(\(lastName)) = 'string' THEN \(lastName) #>> '{}' END) COLLATE "C" DESC, \
-            (CASE WHEN jsonb_typeof(\(lastName)) IN ('boolean', 'number') THEN \(lastName) END) DESC, key LIMIT $3 OFFSET $4
+            (CASE WHEN jsonb_typeof(\(lastName)) IN ('boolean', 'number') THEN \(lastName) END) DESC, key LIMIT $5 OFFSET $6
             """)
-        // Strings are cut at NUL, as every backend reads them.
-        #expect(statement.bindings == [.text("1"), .text("Big"), .integer(10), .integer(0)])
+        // Each test is led by jsonb's own, cheaper test it implies (equality here);
+        // strings are cut at NUL, as every backend reads them.
+        #expect(statement.bindings == [.text("1"), .text("1"), .text("\"Big\""), .text("Big"), .integer(10), .integer(0)])
     }
 
     @Test func countsWithALimitNameTheirSubqueryAndNegativePositionsAreNeverPresent() throws {
