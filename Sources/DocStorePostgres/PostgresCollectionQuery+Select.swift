@@ -17,19 +17,18 @@ extension PostgresCollectionQuery {
             expressions.append(column.valueExpression)
         }
         let columnPaths = expressions.map { expression in
-            if case .field(let path) = expression { path.description } else { expression.description }
+            if case .field(let path) = expression { path } else { FieldPath(expression.description) }
         }
         var pipeline = try queryPipeline()
         pipeline.stages.append(.select(expressions.indices.map { NamedExpression("c\($0)", expressions[$0]) }))
-        let name = collection.name
+        // Each column's type is looked at once, as on SQLite: strings, numbers and
+        // booleans then decode without a Decoder per value.
+        var decoding = SelectedColumns(collection: collection.name, paths: columnPaths)
+        repeat decoding.add((each Column).Value.self)
+        let decoder = decoding
         return try await collection.rowParts(pipeline).map { row in
             var index = 0
-            func next<T: Decodable>(_ type: T.Type) throws -> T {
-                defer { index += 1 }
-                return try BackendSupport.decode(T.self, from: index < row.count ? row[index] : .null, collection: name,
-                                                 at: columnPaths[index])
-            }
-            return (repeat try next((each Column).Value.self))
+            return (repeat try decoder.decode((each Column).Value.self, from: row, at: &index))
         }
     }
 

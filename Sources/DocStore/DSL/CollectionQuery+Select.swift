@@ -169,15 +169,34 @@ private func decodeQueried<T: Decodable>(_ type: T.Type, from value: JSONValue, 
     }
 }
 
-/// How the columns of a typed `select` decode, found once per query.
-private struct SelectedColumns {
+/// How the columns of a typed `select` decode, found once per query; every
+/// backend's typed `select` decodes its rows through it.
+@_spi(Backends)
+public struct SelectedColumns: Sendable {
     let collection: String
     let paths: [FieldPath]
-    let scalarTypes: [DocumentCodec.ScalarType]
+    private(set) var scalarTypes: [DocumentCodec.ScalarType] = []
+
+    init(collection: String, paths: [FieldPath], scalarTypes: [DocumentCodec.ScalarType]) {
+        self.collection = collection
+        self.paths = paths
+        self.scalarTypes = scalarTypes
+    }
+
+    /// Columns read from `paths` of `collection`, whose types ``add(_:)`` gives, in order.
+    public init(collection: String, paths: [FieldPath]) {
+        self.collection = collection
+        self.paths = paths
+    }
+
+    /// Adds the next column's type (looked at once, not on every row).
+    public mutating func add<T>(_ type: T.Type) {
+        scalarTypes.append(DocumentCodec.ScalarType(type))
+    }
 
     /// Decodes the value of column `index` of `row` (`null` past its end) and
     /// moves `index` to the next column.
-    func decode<T: Decodable>(_ type: T.Type, from row: [JSONValue], at index: inout Int) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from row: [JSONValue], at index: inout Int) throws -> T {
         defer { index += 1 }
         let value = index < row.count ? row[index] : .null
         return try decodeQueried(T.self, from: value, as: scalarTypes[index], collection: collection, path: paths[index])
