@@ -154,6 +154,7 @@ struct AtomicFileWriter: ~Copyable {
             }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
+                try refuseDatabaseFile(target, requested: path)
                 return (target, status.st_mode & 0o7777)
             case S_IFDIR:
                 let kind = target == path ? "a directory" : "a symbolic link to a directory"
@@ -165,6 +166,7 @@ struct AtomicFileWriter: ~Copyable {
         guard errno == ENOENT else {
             throw CommandError("cannot write \(path): \(reason(errno))")
         }
+        try refuseDatabaseFile(path, requested: path)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             var isDirectory: ObjCBool = false
@@ -176,6 +178,41 @@ struct AtomicFileWriter: ~Copyable {
             }
         }
         return (path, nil)
+    }
+}
+
+extension AtomicFileWriter {
+    /// The companion files SQLite keeps beside a database.
+    private static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Refuses to replace a SQLite database (a DocStore store: the open one, or
+    /// any other) or one of its companion files: every REPL output is text, and
+    /// `.once s.sqlite` once replaced the open store with a query's answer.
+    static func refuseDatabaseFile(_ path: String, requested: String) throws {
+        if let kind = sqliteFileKind(path) {
+            throw CommandError("cannot write \(requested): it is \(kind), which an export would destroy; name another file")
+        }
+        for suffix in companionSuffixes where path.hasSuffix(suffix) {
+            let database = String(path.dropLast(suffix.count))
+            if sqliteFileKind(database) == "a SQLite database" {
+                throw CommandError("cannot write \(requested): it is where SQLite keeps part of the database \(database); name another file")
+            }
+        }
+    }
+
+    /// "a SQLite database" or "a SQLite write-ahead log" for a file that starts
+    /// like one; nil otherwise (or when it can't be read).
+    private static func sqliteFileKind(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 16) else { return nil }
+        if header.elementsEqual(Array("SQLite format 3\u{0}".utf8)) { return "a SQLite database" }
+        // A WAL file's magic number, big-endian, in its first four bytes.
+        if header.count >= 4, header[header.startIndex] == 0x37, header[header.startIndex + 1] == 0x7F,
+           header[header.startIndex + 2] == 0x06, header[header.startIndex + 3] & 0xFE == 0x82 {
+            return "a SQLite write-ahead log"
+        }
+        return nil
     }
 }
 
