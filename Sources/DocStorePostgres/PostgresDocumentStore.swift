@@ -163,10 +163,31 @@ public final class PostgresDocumentStore: Sendable {
     public func transaction<Result: Sendable>(
         _ body: (PostgresTransaction) async throws -> Result
     ) async throws -> Result {
+        try await transaction(beginning: "BEGIN", body)
+    }
+
+    /// Runs `body` in one read-only transaction that sees the database as it
+    /// was when it began (`REPEATABLE READ`): every read in it agrees with every
+    /// other, whatever other sessions commit meanwhile — for a backup, an export
+    /// or a report made of several queries. A write in it throws.
+    ///
+    ///     let (players, teams) = try await store.snapshot { snapshot in
+    ///         (try await snapshot.collection(named: "players").count(), try await snapshot.collection(named: "teams").count())
+    ///     }
+    @discardableResult
+    public func snapshot<Result: Sendable>(
+        _ body: (PostgresTransaction) async throws -> Result
+    ) async throws -> Result {
+        try await transaction(beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    private func transaction<Result: Sendable>(
+        beginning begin: String, _ body: (PostgresTransaction) async throws -> Result
+    ) async throws -> Result {
         try await client.withConnection { connection in
             let transaction = PostgresTransaction(store: self, connection: connection)
             let session = PostgresSession.transaction(connection)
-            try await session.rows("BEGIN", [], collection: nil)
+            try await session.rows(begin, [], collection: nil)
             let result: Result
             do {
                 result = try await body(transaction)

@@ -34,3 +34,11 @@ extension PostgresDocumentStore {
         }
     }
 }
+
+extension PostgresTransaction {
+    /// The migration steps the store has run, as this transaction sees them.
+    @_spi(Backends)
+    public func appliedMigrations() async throws -> [AppliedMigration] {
+        try await PostgresDocumentStore.appliedMigrations(in: session)
+    }
+}

@@ -1,6 +1,7 @@
 import DocStore
 import DocStorePostgres
 import Foundation
+import Synchronization
 
 /// A REPL session on a PostgreSQL database, through ``DocStorePostgres``: the
 /// same commands and query AST as on a DocStore file, compiled by the same
@@ -11,6 +12,8 @@ import Foundation
 final class PostgresBackend: REPLBackend {
     let store: PostgresDocumentStore
     let isReadOnly: Bool
+    /// The transaction a copy reads its source in (``readingOneSnapshot(_:)``).
+    let snapshot = Mutex<HeldTransaction<PostgresTransaction>?>(nil)
     /// How many documents an export or a sample reads per statement.
     static let pageSize = 1000
 

@@ -18,6 +18,10 @@ protocol CopyEndpoint: REPLBackend {
     func writeCollection(_ collection: String, _ body: (any CollectionWriter) throws -> Void) throws
     /// Sets the entries, all or none.
     func setKeyValueEntries(_ entries: [(key: String, value: JSONValue)]) throws
+    /// Runs `body`, during which the endpoint's document pages, key/value
+    /// entries and migrations are read from one snapshot of the store, so that a
+    /// copy never mixes states of a store other processes write meanwhile.
+    func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result
     /// What tells this store from every other, however its location is spelled
     /// (a symbolic link, `./`, another host name for the same server).
     func storeIdentity() throws -> String

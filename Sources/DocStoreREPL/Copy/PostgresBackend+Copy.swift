@@ -3,10 +3,40 @@ import DocStore
 
 extension PostgresBackend: CopyEndpoint {
     func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
-        let collection = store.collection(named: collection)
+        let store = store
         try Self.forEachPage(size: size, body) { last in
-            try Self.wait { try await collection.page(after: last, limit: size) }
+            try reading { snapshot in
+                try await (snapshot?.collection(named: collection) ?? store.collection(named: collection)).page(after: last, limit: size)
+            }
         }
+    }
+
+    /// Holds one `REPEATABLE READ` transaction while `body` runs, in which every
+    /// page is read: page by page outside it, a commit made during a copy
+    /// landed half in the copy, which its checksum then verified.
+    func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        let store = store
+        let held = HeldTransaction<PostgresTransaction> { work in
+            try await store.snapshot { try await work($0) }
+        }
+        snapshot.withLock { $0 = held }
+        defer {
+            snapshot.withLock { $0 = nil }
+            held.rollBack()  // it read only; nothing to keep
+        }
+        return try body()
+    }
+
+    /// Runs a read in the held snapshot, when there is one, or on its own.
+    private func reading<Value: Sendable>(_ work: @escaping @Sendable (PostgresTransaction?) async throws -> Value) throws -> Value {
+        if let held = snapshot.withLock({ $0 }) {
+            do {
+                return try held.run { try await work($0) }
+            } catch let error as PostgresStoreError {
+                throw PostgresFailure(error)
+            }
+        }
+        return try Self.wait { try await work(nil) }
     }
 
     /// Reads pages in key order with `page(after:)` until one comes back short.
@@ -28,7 +58,10 @@ extension PostgresBackend: CopyEndpoint {
 
     func appliedMigrations() throws -> [AppliedMigration] {
         let store = store
-        return try Self.wait { try await store.appliedMigrations() }
+        return try reading { snapshot in
+            if let snapshot { return try await snapshot.appliedMigrations() }
+            return try await store.appliedMigrations()
+        }
     }
 
     func recordAppliedMigrations(_ migrations: [AppliedMigration]) throws {
@@ -37,14 +70,15 @@ extension PostgresBackend: CopyEndpoint {
     }
 
     func keyValueEntries() throws -> [(key: String, value: JSONValue)] {
-        let values = store.values
-        return try Self.wait {
-            var entries: [(key: String, value: JSONValue)] = []
+        let store = store
+        return try reading { snapshot in
+            let values = snapshot?.values ?? store.values
+            var entries: [Entry] = []
             for key in try await values.keys() {
-                if let value = try await values.get(key, as: JSONValue.self) { entries.append((key, value)) }
+                if let value = try await values.get(key, as: JSONValue.self) { entries.append(Entry(key: key, value: value)) }
             }
             return entries
-        }
+        }.map { (key: $0.key, value: $0.value) }
     }
 
     func writeCollection(_ collection: String, _ body: (any CollectionWriter) throws -> Void) throws {

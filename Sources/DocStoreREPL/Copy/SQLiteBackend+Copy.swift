@@ -22,6 +22,10 @@ extension SQLiteBackend: CopyEndpoint {
         if !page.isEmpty { try body(page) }
     }
 
+    /// A file's collection is read by one statement, which sees one state of it
+    /// (SQLite's read snapshot); collections are read one after the other.
+    func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result { try body() }
+
     /// The file's device and inode: the same for every path to it.
     func storeIdentity() throws -> String {
         guard let path = store.path else { return "memory:\(ObjectIdentifier(store))" }

@@ -36,6 +36,10 @@ struct StoreCopier {
     }
 
     func copy() throws -> Report {
+        try source.readingOneSnapshot { try copyFromSnapshot() }
+    }
+
+    private func copyFromSnapshot() throws -> Report {
         let collections = try source.collections()
         try refuseOverwrites(collections)
         let migrations = try migrationsToRecord()
