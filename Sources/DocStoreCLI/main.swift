@@ -44,9 +44,16 @@ struct DocStoreCommand: ParsableCommand {
         if bail, keepGoing { throw ValidationError("--bail and --keep-going contradict each other: give one") }
     }
 
+    /// The wait, in milliseconds; a number too large for them is the longest
+    /// (the store waits at most SQLite's longest anyway, about 24.8 days).
+    static func duration(seconds: Double) -> Duration {
+        let milliseconds = seconds * 1000
+        return .milliseconds(milliseconds < Double(Int64.max) ? Int64(milliseconds) : Int64.max)
+    }
+
     func run() throws {
         let code = REPLLauncher.run(.init(storePath: store, readOnly: readOnly, commands: commands, mode: mode,
-                                          busyTimeout: .milliseconds(Int64(busyTimeout * 1000)), keepGoing: keepGoing))
+                                          busyTimeout: Self.duration(seconds: busyTimeout), keepGoing: keepGoing))
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -57,7 +57,8 @@ public final class DocumentStore: Sendable {
     ///   - path: The store's file.
     ///   - readOnly: Open without the right to write; the file must exist.
     ///   - busyTimeout: How long an operation waits for another connection's or
-    ///     process's lock before failing with ``DocStoreError/locked(path:reason:)``.
+    ///     process's lock before failing with ``DocStoreError/locked(path:reason:)``
+    ///     (0 to about 24.8 days, SQLite's longest; beyond waits that long).
     /// - Throws: ``DocStoreError/notAStore(path:reason:)`` when the file is not
     ///   SQLite or is a SQLite database with other tables;
     ///   ``DocStoreError/unsupportedFormatVersion(path:found:supported:)`` when a

@@ -104,7 +104,7 @@ final class ReadConnection: @unchecked Sendable {
             sqlite3_close_v2(handle)
             throw SQLiteFailure(code: code, extendedCode: code, message: message)
         }
-        sqlite3_busy_timeout(handle, Int32(clamping: Int64(busyTimeout.timeInterval * 1000)))
+        sqlite3_busy_timeout(handle, Int32(StoreFile.sqliteBusyTimeout(busyTimeout) * 1000))
         self.handle = handle
     }
 

@@ -16,11 +16,22 @@ enum StoreFile {
         case existing
     }
 
+    /// `timeout` in seconds, within what SQLite's busy timeout can hold:
+    /// 0 to `Int32.max` milliseconds.
+    static func sqliteBusyTimeout(_ timeout: Duration) -> TimeInterval {
+        // A second short of the limit: milliseconds computed from seconds in
+        // floating point may round up past it.
+        let longest = Duration.milliseconds(Int64(Int32.max) - 1000)
+        return max(.zero, min(timeout, longest)).timeInterval
+    }
+
     static func configuration(readOnly: Bool, busyTimeout: Duration) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
-        // Wait for another process's lock instead of failing at once.
-        configuration.busyMode = .timeout(busyTimeout.timeInterval)
+        // Wait for another process's lock instead of failing at once. SQLite
+        // takes the wait in milliseconds as a 32-bit integer: a longer wait is
+        // its longest (about 24.8 days), not a trap converting it.
+        configuration.busyMode = .timeout(Self.sqliteBusyTimeout(busyTimeout))
         configuration.prepareDatabase { db in
             // Case-insensitive queries call Swift's case mapping (see CaseFolding).
             db.add(function: CaseFolding.function)

@@ -38,6 +38,18 @@ struct StoreOpeningTests {
         #expect(try bytes(path) == before)
     }
 
+    /// A wait longer than SQLite's busy timeout can hold (milliseconds in 32
+    /// bits) is its longest, not a trap: `--busy-timeout 1e7` crashed the REPL.
+    @Test func aBusyTimeoutBeyondSQLitesLongestOpensTheStore() async throws {
+        let (path, directory) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for timeout: Duration in [.seconds(10_000_000), .seconds(Int64.max), .seconds(-5)] {
+            let store = try DocumentStore(path: path, busyTimeout: timeout)
+            #expect(try await store.collection(Team.self).count() == 4)
+            #expect(try await store.collection(Team.self).get(1) != nil)  // the point reader's own connection
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func openingAndReadingWhileAnotherConnectionHoldsTheWriteLockNeedsNoWait() throws {
         let (path, directory) = try makeStore()
