@@ -47,22 +47,18 @@ extension DocumentCollection {
     public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) throws -> Int {
         if updates.isEmpty { return 0 }
         warnAboutUnknownFields(query.namedPaths + updates.compactMap { update -> FieldPath? in if case .increment(let path, _) = update { path } else { nil } })
-        // A value set at `a.b` sits inside the document and `a`: its own nesting
-        // gets what the path leaves of the limit.
-        for case .set(let path, let value) in updates
-        where DocumentCodec.nests(value, deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
-            throw DocStoreError.nestingTooDeep(collection: name, key: nil, limit: DocumentStore.maximumNestingDepth)
-        }
-        if keyOf != nil, let id = updates.first(where: { $0.path.components.first == .key("id") }) {
-            throw DocStoreError.invalidQuery(collection: name, field: id.path.description,
-                                             reason: "the id is the document's key, which an update never changes")
-        }
+        try UpdateRules.check(updates, collection: name, keyed: keyOf != nil)
         return try access {
             try store.writeAccess { db in
                 let compiler = queryCompiler(in: db)
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
+                    for path in UpdateRules.pathsNeedingObjectParents(updates, query) {
+                        guard let blocked = try compiler.firstBlockedKey(writing: path, where: query.condition),
+                              let offender = try firstKey(blocked, info: info, in: db) else { continue }
+                        throw FieldChangeRules.blockedParentError(writing: path, key: offender, collection: name)
+                    }
                     for case .increment(let path, let amount) in updates {
                         if let offender = try firstKey(compiler.nonNumbers(at: path, query), info: info, in: db) {
                             throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: offender,

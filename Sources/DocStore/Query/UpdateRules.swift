@@ -1,0 +1,35 @@
+/// What an update by query may do, the same on every backend.
+@_spi(Backends)
+public enum UpdateRules {
+    /// Refuses a value nested deeper than a document may be, and any change of
+    /// the key `id` of a keyed collection (the key column and the document
+    /// would disagree: PostgreSQL once rewrote `id` inside every document while
+    /// the keys stayed, so `get(1)` returned a document saying `"id": 9`).
+    public static func check(_ updates: [FieldUpdate], collection: String, keyed: Bool) throws {
+        // A value set at `a.b` sits inside the document and `a`: its own nesting
+        // gets what the path leaves of the limit.
+        for case .set(let path, let value) in updates
+        where DocumentCodec.nests(value, deeperThan: DocumentStore.maximumNestingDepth - path.components.count) {
+            throw DocStoreError.nestingTooDeep(collection: collection, key: nil, limit: DocumentStore.maximumNestingDepth)
+        }
+        if keyed, let id = updates.first(where: { $0.path.components.first == .key("id") }) {
+            throw DocStoreError.invalidQuery(collection: collection, field: id.path.description,
+                                             reason: "the id is the document's key, which an update never changes")
+        }
+    }
+
+    /// The nested paths an update writes (`set`, `increment`), whose parents
+    /// must be objects: a write through a number or an array did nothing while
+    /// the update counted the document as updated. Checked over the query's
+    /// condition, so only for a query without a limit or offset (which would
+    /// select fewer documents than its condition).
+    public static func pathsNeedingObjectParents(_ updates: [FieldUpdate], _ query: DocumentQuery) -> [FieldPath] {
+        guard query.limit == nil, query.offset == nil else { return [] }
+        return updates.compactMap { update -> FieldPath? in
+            switch update {
+            case .set(let path, _), .increment(let path, _): path.components.count > 1 ? path : nil
+            case .remove: nil
+            }
+        }
+    }
+}
