@@ -62,6 +62,26 @@ extension REPLSession {
         return .done
     }
 
+    /// Why `command` can't run while results go to a file: it reads or writes
+    /// that same file, which `.once`/`.output` then replaces with the results
+    /// (`.once t.csv` then `.import teams t.csv` left t.csv empty; an export
+    /// there was replaced by its own count). Nil when nothing clashes.
+    func outputClash(_ command: REPLCommand) -> String? {
+        let operand: (path: String, use: String)? = switch command {
+        case .importFile(_, let path, _): (path, "reads")
+        case .exportFile(_, let path), .exportQuery(let path, _): (path, "writes")
+        case .read(let path): (path, "reads")
+        default: nil
+        }
+        guard let operand else { return nil }
+        let redirects = [(outputSettings.oncePath, ".once"), (outputSettings.file?.path, ".output")]
+        for case let (target?, name) in redirects where FileIdentity.same(target, operand.path) {
+            return "\(operand.path) is the file \(name) is writing results to, which would then replace what this command \(operand.use); "
+                + "nothing was done (name another file, or end \(name) first)"
+        }
+        return nil
+    }
+
     /// Puts `.output`'s file in place, if one is open; results go back to the
     /// standard output. Called by `.output` and when the session ends.
     public func closeOutputFile() throws {

@@ -182,6 +182,10 @@ public final class REPLSession {
         for warning in parsed.warnings {
             errors.write(style(for: errors).apply(.warning, "warning") + located(warning.rendered(source: text, lineOffset: firstLine - 1)).dropFirst("error".count) + "\n")
         }
+        if let clash = outputClash(parsed.command) {
+            report("error: \(clash)")
+            return .failed
+        }
         let started = options.timer ? RunTime.now() : nil
         defer { if let started { reportRunTime(of: parsed.command, since: started) } }
         switch parsed.command {
