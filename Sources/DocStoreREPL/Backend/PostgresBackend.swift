@@ -277,14 +277,13 @@ final class PostgresBackend: REPLBackend {
         return sample
     }
 
+    /// Pages in key order, all read in one snapshot: page by page outside one,
+    /// an export made while another process wrote mixed its states.
     func forEachInKeyOrder(_ name: String, _ body: (JSONValue) throws -> Void) throws {
-        let collection = collection(name)
-        var last: DocumentKey?
-        while true {
-            let page = try Self.wait { [last] in try await collection.page(after: last, limit: Self.pageSize) }
-            for (_, document) in page { try body(document) }
-            guard let end = page.last?.key, page.count == Self.pageSize else { return }
-            last = end
+        try readingOneSnapshot {
+            try forEachPage(name, size: Self.pageSize) { page in
+                for (_, document) in page { try body(document) }
+            }
         }
     }
 
