@@ -99,11 +99,6 @@ extension PostgresCollection {
         let statement = try compiler.update(updates, query)
         let kind = keyKind()
         let run = { (session: PostgresSession) async throws -> Int in
-            for path in UpdateRules.pathsNeedingObjectParents(updates, query) {
-                guard let blocked = try compiler.firstBlockedKey(writing: path, where: query.condition),
-                      let row = try await session.rows(blocked, collection: name).first else { continue }
-                throw BackendSupport.blockedParentError(writing: path, key: try decodeKey(row.makeRandomAccess()[0], kind: kind), collection: name)
-            }
             for case .increment(let path, let amount) in updates {
                 if let row = try await session.rows(compiler.nonNumbers(at: path, query), collection: name).first {
                     throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: try decodeKey(row.makeRandomAccess()[0], kind: kind),

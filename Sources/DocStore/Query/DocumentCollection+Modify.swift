@@ -54,11 +54,6 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
-                    for path in UpdateRules.pathsNeedingObjectParents(updates, query) {
-                        guard let blocked = try compiler.firstBlockedKey(writing: path, where: query.condition),
-                              let offender = try firstKey(blocked, info: info, in: db) else { continue }
-                        throw FieldChangeRules.blockedParentError(writing: path, key: offender, collection: name)
-                    }
                     for case .increment(let path, let amount) in updates {
                         if let offender = try firstKey(compiler.nonNumbers(at: path, query), info: info, in: db) {
                             throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: offender,

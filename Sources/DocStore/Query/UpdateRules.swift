@@ -17,19 +17,4 @@ public enum UpdateRules {
                                              reason: "the id is the document's key, which an update never changes")
         }
     }
-
-    /// The nested paths an update writes (`set`, `increment`), whose parents
-    /// must be objects: a write through a number or an array did nothing while
-    /// the update counted the document as updated. Checked over the query's
-    /// condition, so only for a query without a limit or offset (which would
-    /// select fewer documents than its condition).
-    public static func pathsNeedingObjectParents(_ updates: [FieldUpdate], _ query: DocumentQuery) -> [FieldPath] {
-        guard query.limit == nil, query.offset == nil else { return [] }
-        return updates.compactMap { update -> FieldPath? in
-            switch update {
-            case .set(let path, _), .increment(let path, _): path.components.count > 1 ? path : nil
-            case .remove: nil
-            }
-        }
-    }
 }
