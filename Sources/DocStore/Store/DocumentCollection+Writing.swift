@@ -25,7 +25,12 @@ extension DocumentCollection {
     public func insert<Models: Sequence>(contentsOf models: Models) throws -> [DocumentKey] where Models.Element == Model {
         try access {
             try store.writeAccess { db in
-                try store.withinTransaction(db) { try insertBatch(models, in: db).map(\.key) }
+                try store.withinTransaction(db) {
+                    var keys: [DocumentKey] = []
+                    keys.reserveCapacity(models.underestimatedCount)
+                    try insertBatch(models, in: db) { key, _ in keys.append(key) }
+                    return keys
+                }
             }
         }
     }
@@ -172,27 +177,44 @@ extension DocumentCollection {
         let givenKey = keyOf?(model)
         return try ensuringCollection(keyKind: givenKey?.kind ?? .integer, in: db, forceTransaction: assignKey != nil && givenKey == nil) { info in
             var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
-            return try insert(model, givenKey: givenKey, into: info, in: db, statements: &statements)
+            var inserted: (key: DocumentKey, model: Model)?
+            try insert(model, givenKey: givenKey, into: info, in: db, statements: &statements) { inserted = ($0, $1) }
+            guard let inserted else { throw DocStoreError.missingKey(collection: name, reason: "the document was not inserted") }
+            return inserted
         }
     }
 
     /// Inserts many models in the caller's transaction, looking the collection and
     /// its statements up once rather than once a document.
     func insertBatch<Models: Sequence>(_ models: Models, in db: Database) throws -> [(key: DocumentKey, model: Model)] where Models.Element == Model {
-        var keys: [(key: DocumentKey, model: Model)] = []
-        keys.reserveCapacity(models.underestimatedCount)
+        var inserted: [(key: DocumentKey, model: Model)] = []
+        inserted.reserveCapacity(models.underestimatedCount)
+        try insertBatch(models, in: db) { key, model in inserted.append((key, model)) }
+        return inserted
+    }
+
+    /// The same, handing each key and model as stored to `inserted` (a caller
+    /// that keeps only the keys copies no model: W1 spent a few hundred
+    /// instructions a document copying them).
+    func insertBatch<Models: Sequence>(
+        _ models: Models, in db: Database, _ inserted: (DocumentKey, Model) -> Void
+    ) throws where Models.Element == Model {
         var info: CollectionInfo?
         var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
-        for model in models {
+        // Walked as an array, by index: a generic sequence's iterator is called
+        // through its protocol for every document (an array, the usual batch,
+        // isn't copied).
+        let array = models as? [Model] ?? Array(models)
+        for index in array.indices {
             if let info {
-                keys.append(try insert(model, givenKey: keyOf?(model), into: info, in: db, statements: &statements))
+                try insert(array[index], givenKey: keyOf?(array[index]), into: info, in: db, statements: &statements, inserted)
             } else {
                 // The first document may create the collection.
-                keys.append(try insertOne(model, in: db))
+                let (key, stored) = try insertOne(array[index], in: db)
+                inserted(key, stored)
                 info = try store.knownCollection(named: name, in: db)
             }
         }
-        return keys
     }
 
     /// The insert statements of one call, prepared on first use, and the encoder
@@ -210,48 +232,35 @@ extension DocumentCollection {
         let recordsChanges: Bool
     }
 
+    /// Inserts one model and hands `inserted` its key and the model as stored
+    /// (with a generated key written in). A callback rather than a returned
+    /// `(key, Model?)`: the optional model and the tuple cost a copy of the
+    /// model and a generic metadata lookup for every document (W1).
     private func insert(
-        _ model: Model, givenKey: DocumentKey?, into info: CollectionInfo, in db: Database, statements: inout InsertStatements
-    ) throws -> (key: DocumentKey, model: Model) {
-        var document = model
-        var key = givenKey.map { adapt($0, to: info.keyKind) }
-        var json: [UInt8]?
+        _ model: Model, givenKey: DocumentKey?, into info: CollectionInfo, in db: Database, statements: inout InsertStatements,
+        _ inserted: (DocumentKey, Model) -> Void
+    ) throws {
+        let key = givenKey.map { adapt($0, to: info.keyKind) }
         if let key { try check(key, against: info) }
+        let encoder = statements.encoder, encoding = statements.encoding
         if key == nil, assignKey != nil {
             // An untyped document without a usable "id", or a model whose optional
             // id is nil: generate a key and write it in.
-            let generated = try nextGeneratedKey(for: document, info: info, in: db, statements: &statements)
-            key = generated.key
-            document = generated.document
-            json = generated.json
+            return try insertWithGeneratedKey(model, into: info, in: db, statements: &statements, inserted)
         }
         if let key {
-            let statement = try statements.withKey ?? RawStatement(db, sql: sql.insert)
-            statements.withKey = statement
-            defer { statement.finish() }
-            statement.bind(key, at: 1)
-            let write = { (bytes: UnsafeRawBufferPointer) throws in
-                statement.bindStatic(bytes, at: 2)
-                try step(statement, key: key, in: db)
-                if statements.recordsChanges { store.changeTracker.record(.inserted(key, Array(bytes), in: name), in: db) }
+            try insert(nil, key: key, into: info, in: db, statements: &statements) {
+                try ModelCoding.withEncoded(model, encoder: encoder, encoding: encoding, collection: name, key: key, $0)
             }
-            if let json {
-                try json.withUnsafeBytes(write)
-            } else {
-                try ModelCoding.withEncoded(
-                    document, encoder: statements.encoder, encoding: statements.encoding, collection: name, key: key, write)
-            }
-            if case .integer(let given) = key, let largest = statements.largestKey, given > largest {
-                statements.largestKey = given  // generated keys of this call go past it
-            }
-            return (key, document)
+            inserted(key, model)
+            return
         }
         // SQLite would pick a random free rowid past Int64.max: refuse instead.
         _ = try nextKey(in: db, statements: &statements)
         let statement = try statements.generated ?? RawStatement(db, sql: sql.insertGenerated)
         statements.generated = statement
         defer { statement.finish() }
-        try ModelCoding.withEncoded(document, encoder: statements.encoder, encoding: statements.encoding, collection: name, key: nil) {
+        try ModelCoding.withEncoded(model, encoder: statements.encoder, encoding: statements.encoding, collection: name, key: nil) {
             statement.bindStatic($0, at: 1)
             try step(statement, key: nil, in: db)
             if statements.recordsChanges {
@@ -259,7 +268,52 @@ extension DocumentCollection {
             }
         }
         statements.largestKey = db.lastInsertedRowID
-        return (.integer(db.lastInsertedRowID), document)
+        inserted(.integer(db.lastInsertedRowID), model)
+    }
+
+    /// Inserts a model under a generated key written into it. Apart, so that the
+    /// common path never makes the generated tuple's type (a runtime metadata
+    /// lookup for every document).
+    private func insertWithGeneratedKey(
+        _ model: Model, into info: CollectionInfo, in db: Database, statements: inout InsertStatements,
+        _ inserted: (DocumentKey, Model) -> Void
+    ) throws {
+        let encoder = statements.encoder, encoding = statements.encoding
+        let generated = try nextGeneratedKey(for: model, info: info, in: db, statements: &statements)
+        try insert(generated.json, key: generated.key, into: info, in: db, statements: &statements) {
+            try ModelCoding.withEncoded(generated.document, encoder: encoder, encoding: encoding, collection: name, key: generated.key, $0)
+        }
+        inserted(generated.key, generated.document)
+    }
+
+    /// Inserts a document under `key`: its JSON text `json` when the caller has
+    /// it, or what `encode` hands its closure.
+    private func insert(
+        _ json: [UInt8]?, key: DocumentKey, into info: CollectionInfo, in db: Database, statements: inout InsertStatements,
+        encode: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        let statement = try statements.withKey ?? RawStatement(db, sql: sql.insert)
+        statements.withKey = statement
+        defer { statement.finish() }
+        statement.bind(key, at: 1)
+        // A local function capturing what it uses, not a closure value
+        // capturing `self`: that copied the collection (its name, closures and
+        // SQL texts, each retained) into a new box for every document.
+        let name = name, path = store.path
+        let tracker = statements.recordsChanges ? store.changeTracker : nil
+        func write(_ bytes: UnsafeRawBufferPointer) throws {
+            statement.bindStatic(bytes, at: 2)
+            try Self.step(statement, key: key, in: db, collection: name, path: path)
+            tracker?.record(.inserted(key, Array(bytes), in: name), in: db)
+        }
+        if let json {
+            try json.withUnsafeBytes(write)
+        } else {
+            try encode(write)
+        }
+        if case .integer(let given) = key, let largest = statements.largestKey, given > largest {
+            statements.largestKey = given  // generated keys of this call go past it
+        }
     }
 
     /// Runs `body` with the collection's catalog entry, creating the collection first
@@ -333,16 +387,22 @@ extension DocumentCollection {
 
     /// Steps a write statement, naming the collection and key in constraint errors.
     func step(_ statement: RawStatement, key: DocumentKey?, in db: Database) throws {
+        try Self.step(statement, key: key, in: db, collection: name, path: store.path)
+    }
+
+    /// ``step(_:key:in:)`` for the collection `collection` of the store at `path`,
+    /// for closures that shouldn't capture the collection.
+    static func step(_ statement: RawStatement, key: DocumentKey?, in db: Database, collection: String, path: String?) throws {
         do {
             try statement.step()
         } catch let failure {
             if failure.isPrimaryKeyViolation, let key {
-                throw DocStoreError.duplicateKey(collection: name, key: key)
+                throw DocStoreError.duplicateKey(collection: collection, key: key)
             }
             if failure.isUniqueViolation {
-                throw uniqueViolation(failure, key: key, in: db)
+                throw uniqueViolation(failure, key: key, in: db, collection: collection)
             }
-            throw DocStoreError(sqliteCode: failure.code, message: failure.message, collection: name, path: store.path)
+            throw DocStoreError(sqliteCode: failure.code, message: failure.message, collection: collection, path: path)
         }
     }
 
@@ -350,11 +410,15 @@ extension DocumentCollection {
     /// catalog records them. SQLite names the index in its message:
     /// `UNIQUE constraint failed: index 'docstore_ix_3'`.
     func uniqueViolation(_ failure: SQLiteFailure, key: DocumentKey?, in db: Database) -> DocStoreError {
+        Self.uniqueViolation(failure, key: key, in: db, collection: name)
+    }
+
+    static func uniqueViolation(_ failure: SQLiteFailure, key: DocumentKey?, in db: Database, collection: String) -> DocStoreError {
         let parts = failure.message.split(separator: "'", omittingEmptySubsequences: false)
         if parts.count >= 2, let index = try? Catalog.index(named: String(parts[1]), in: db) {
-            return .uniqueConstraint(collection: name, fields: index.fields.map(\.description), key: key)
+            return .uniqueConstraint(collection: collection, fields: index.fields.map(\.description), key: key)
         }
-        return .uniqueConstraint(collection: name, fields: [failure.message], key: key)
+        return .uniqueConstraint(collection: collection, fields: [failure.message], key: key)
     }
 
     /// The stored body under `key`, as recorded for observers.

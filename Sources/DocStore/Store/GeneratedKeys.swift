@@ -120,8 +120,8 @@ extension DocumentCollection where Model: Identifiable, Model.ID: OptionalDocume
                 try store.withinTransaction(db) { try insertBatch(models, in: db) }
             }
         }
-        models = inserted.map(\.model)
-        return inserted.map(\.key)
+        models = inserted.map { $0.model }
+        return inserted.map { $0.key }
     }
 
     /// Inserts models in one transaction, all of them or none, and returns them
@@ -129,7 +129,7 @@ extension DocumentCollection where Model: Identifiable, Model.ID: OptionalDocume
     public func inserted<Models: Sequence>(contentsOf models: Models) throws -> [Model] where Models.Element == Model {
         try access {
             try store.writeAccess { db in
-                try store.withinTransaction(db) { try insertBatch(models, in: db).map(\.model) }
+                try store.withinTransaction(db) { try insertBatch(models, in: db).map { $0.model } }
             }
         }
     }
