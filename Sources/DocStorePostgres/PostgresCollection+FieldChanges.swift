@@ -39,6 +39,33 @@ extension PostgresCollection {
                 if compiler != nil { try await build(moved, in: session) }
                 summary.movedIndexes.append(moved)
             }
+            try await remakeSearchIndexes({ BackendSupport.searchFields($0, renaming: old, to: new) }, built: compiler != nil,
+                                          in: session, summary: &summary)
+        }
+    }
+
+    /// Search indexes follow a renamed or removed field, as on a file store:
+    /// each on it is dropped and made again on `fields`' answer.
+    private func remakeSearchIndexes(_ fields: ([FieldPath]) -> [FieldPath]?, built: Bool, in session: PostgresSession,
+                                     summary: inout FieldChangeSummary) async throws {
+        for index in try await searchIndexes(in: session) {
+            guard let remaining = fields(index.fields) else { continue }
+            try await session.rows(PostgresSearchSQL.forgetIndex, [.text(index.name)], collection: name)
+            for pgName in PostgresSearchSQL.indexNames(index) {
+                try await session.rows(PostgresStoreSQL.dropIndex(pgName), [], collection: name)
+            }
+            guard !remaining.isEmpty, try await !searchIndexes(in: session).contains(where: { $0.fields == remaining }) else {
+                summary.droppedSearchIndexes.append(index)
+                continue
+            }
+            let paths = JSONValue.array(remaining.map { .array($0.components.map(\.jsonValue)) })
+            let recorded = try await session.rows(PostgresSearchSQL.recordIndex, [.text(name), .text(BackendSupport.serialize(paths))],
+                                                  collection: name)
+            let remade = SearchIndexInfo(name: try recorded.first?.decode(String.self) ?? "", collection: name, fields: remaining)
+            if built {
+                for statement in try PostgresSearchSQL.create(remade) { try await session.rows(statement, [], collection: name) }
+            }
+            summary.movedSearchIndexes.append(remade)
         }
     }
 
@@ -68,8 +95,11 @@ extension PostgresCollection {
                 try await dropBuilt(index, in: session)
                 summary.droppedIndexes.append(index)
             }
-            guard let compiler else { return }
-            summary.documentsChanged = try await session.rows(try compiler.removeField(path), collection: name).count
+            if let compiler {
+                summary.documentsChanged = try await session.rows(try compiler.removeField(path), collection: name).count
+            }
+            try await remakeSearchIndexes({ BackendSupport.searchFields($0, removing: path) }, built: compiler != nil,
+                                          in: session, summary: &summary)
         }
     }
 

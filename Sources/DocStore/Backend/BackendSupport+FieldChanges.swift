@@ -34,6 +34,16 @@ extension BackendSupport {
         }
     }
 
+    /// A search index's fields after a rename (nil when it isn't on the field).
+    public static func searchFields(_ fields: [FieldPath], renaming old: FieldPath, to new: FieldPath) -> [FieldPath]? {
+        FieldChangeRules.searchFields(fields, renaming: old, to: new)
+    }
+
+    /// A search index's fields after a removal (nil when it isn't on the field).
+    public static func searchFields(_ fields: [FieldPath], removing path: FieldPath) -> [FieldPath]? {
+        FieldChangeRules.searchFields(fields, removing: path)
+    }
+
     public static func fieldChangeSummary(collection: String, change: String) -> FieldChangeSummary {
         FieldChangeSummary(collection: collection, change: change, documentsChanged: 0)
     }

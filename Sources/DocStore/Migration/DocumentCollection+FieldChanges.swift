@@ -42,7 +42,32 @@ extension DocumentCollection {
                 if info != nil { try diagnosingDamage(in: db) { try db.execute(sql: try IndexSQL.create(moved)) } }
                 summary.movedIndexes.append(moved)
             }
+            try remakeSearchIndexes({ FieldChangeRules.searchFields($0, renaming: old, to: new) }, info: info, in: db, summary: &summary)
             return summary
+        }
+    }
+
+    /// Search indexes follow a renamed or removed field: each on it (or inside
+    /// it) is dropped and made again on `fields`' answer, over the documents as
+    /// changed (left on the old path, searching the new one was an error and the
+    /// old field's words were still found).
+    private func remakeSearchIndexes(_ fields: ([FieldPath]) -> [FieldPath]?, info: CollectionInfo?, in db: Database,
+                                     summary: inout FieldChangeSummary) throws {
+        for index in try Catalog.searchIndexes(of: name, in: db) {
+            guard let remaining = fields(index.fields) else { continue }
+            try Catalog.dropSearchIndex(index, in: db)
+            guard !remaining.isEmpty, try !Catalog.searchIndexes(of: name, in: db).contains(where: { $0.fields == remaining }) else {
+                summary.droppedSearchIndexes.append(index)
+                continue
+            }
+            let remade = SearchIndexInfo(name: try Catalog.nextSearchIndexName(in: db), collection: name, fields: remaining)
+            try Catalog.recordSearchIndex(remade, in: db)
+            if let info {
+                try diagnosingDamage(in: db) {
+                    for statement in try SearchIndexSQL.create(remade, keyKind: info.keyKind) { try db.execute(sql: statement) }
+                }
+            }
+            summary.movedSearchIndexes.append(remade)
         }
     }
 
@@ -78,8 +103,10 @@ extension DocumentCollection {
                 try Catalog.dropIndex(named: index.name, in: db)
                 summary.droppedIndexes.append(index)
             }
-            guard let info else { return summary }
-            summary.documentsChanged = try runFieldChange(compiler.removeField(path), paths: [path], info: info, in: db)
+            if let info {
+                summary.documentsChanged = try runFieldChange(compiler.removeField(path), paths: [path], info: info, in: db)
+            }
+            try remakeSearchIndexes({ FieldChangeRules.searchFields($0, removing: path) }, info: info, in: db, summary: &summary)
             return summary
         }
     }

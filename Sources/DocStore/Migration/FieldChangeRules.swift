@@ -74,4 +74,21 @@ enum FieldChangeRules {
     static func covers(_ index: IndexInfo, _ path: FieldPath) -> Bool {
         index.fields.contains { $0.components.starts(with: path.components) }
     }
+
+    /// A search index's fields after `old` moved to `new`; nil when none is on
+    /// `old` or inside it.
+    static func searchFields(_ fields: [FieldPath], renaming old: FieldPath, to new: FieldPath) -> [FieldPath]? {
+        guard fields.contains(where: { $0.components.starts(with: old.components) }) else { return nil }
+        return fields.map { field in
+            guard field.components.starts(with: old.components) else { return field }
+            return FieldPath(new.components + field.components.dropFirst(old.components.count))
+        }
+    }
+
+    /// A search index's fields once `path` is removed (possibly none); nil when
+    /// none is on `path` or inside it.
+    static func searchFields(_ fields: [FieldPath], removing path: FieldPath) -> [FieldPath]? {
+        guard fields.contains(where: { $0.components.starts(with: path.components) }) else { return nil }
+        return fields.filter { !$0.components.starts(with: path.components) }
+    }
 }

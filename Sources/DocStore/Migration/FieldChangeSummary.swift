@@ -12,6 +12,10 @@ public struct FieldChangeSummary: Sendable, Hashable {
     /// Indexes dropped because they were on a removed field, or because an index
     /// on the renamed field's new path existed already.
     public var droppedIndexes: [IndexInfo] = []
+    /// Search indexes that followed the change (made again on the fields as
+    /// they are now), and those dropped with a removed field.
+    public var movedSearchIndexes: [SearchIndexInfo] = []
+    public var droppedSearchIndexes: [SearchIndexInfo] = []
 }
 
 extension FieldChangeSummary: CustomStringConvertible {
@@ -23,6 +27,12 @@ extension FieldChangeSummary: CustomStringConvertible {
         }
         for index in droppedIndexes {
             text += "; dropped index \(index.name) on (\(index.fields.map(\.description).joined(separator: ", ")))"
+        }
+        for index in droppedSearchIndexes {
+            text += "; dropped search index \(index.name) on (\(index.fields.map(\.description).joined(separator: ", ")))"
+        }
+        for index in movedSearchIndexes {
+            text += "; search index \(index.name) now on (\(index.fields.map(\.description).joined(separator: ", ")))"
         }
         return text
     }
