@@ -69,6 +69,10 @@ struct CopyCommand: ParsableCommand {
             copied in one transaction at the destination and verified by its count and a checksum of its \
             documents: a failure leaves it as it was. A destination collection that holds documents is \
             refused unless --replace is given. A progress bar shows on a terminal.
+
+            --salvage reads a damaged store file: every document SQLite can still read is copied, \
+            damaged pages are stepped over, and what could not be read is listed (key ranges, damaged \
+            documents, collections). Copy into a new store, then check it.
             """
     )
 
@@ -81,8 +85,11 @@ struct CopyCommand: ParsableCommand {
     @Flag(name: .long, help: "Empty destination collections that hold documents, and overwrite key/value entries, instead of refusing.")
     var replace = false
 
+    @Flag(name: .long, help: "Copy what a damaged store file still holds, stepping over damaged pages, and list what could not be read.")
+    var salvage = false
+
     func run() throws {
-        let code = CopyLauncher.run(source: source, destination: destination, replace: replace)
+        let code = CopyLauncher.run(source: source, destination: destination, replace: replace, salvage: salvage)
         if code != 0 { throw ExitCode(code) }
     }
 }

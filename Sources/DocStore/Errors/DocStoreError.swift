@@ -177,7 +177,7 @@ extension DocStoreError: CustomStringConvertible {
             return "I/O error on the store \(path): \(reason); check the disk and the file system"
         case let .corruptStore(path, findings):
             let shown = findings.prefix(5).joined(separator: "; ")
-            return "\(path) is a damaged SQLite database: \(shown); DocStore changed nothing in it: restore it from a backup, or recover what it can with sqlite3's .recover"
+            return "\(path) is a damaged SQLite database: \(shown); DocStore changed nothing in it: restore it from a backup, or copy what can still be read into a new store (docstore copy --salvage \(path) NEW; sqlite3's .recover for a file DocStore can't open)"
         case let .numericOverflow(collection, field, key, reason):
             return "number overflow\(field.map { " in field \($0)" } ?? "")\(key.map { " of document \($0)" } ?? "") in collection \(Self.name(collection)): \(reason); nothing was changed"
         case let .storeClosed(path):

@@ -25,9 +25,19 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     public var duplicateMembers: [DocumentKey]
     /// Where `repair` moves damaged documents: `<collection>_damaged`.
     public var quarantineCollection: String
+    /// SQLite's integrity check of this collection's table and indexes, when
+    /// the file is damaged (empty when they are sound, or the file is). `repair`
+    /// can't fix these: `docstore copy --salvage` copies what can still be read.
+    public var pageDamage: [String] = []
+    /// Why reading the documents stopped before the last one (a damaged page),
+    /// or nil when every document was read. ``documentCount`` counts those read.
+    public var readFailure: String?
 
-    /// Whether nothing is wrong with the collection's documents.
-    public var isHealthy: Bool { damaged.isEmpty && duplicateMembers.isEmpty }
+    /// Whether nothing is wrong with the collection's documents or its pages.
+    public var isHealthy: Bool { damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages }
+
+    /// Whether the collection's table or indexes sit on damaged pages of the file.
+    public var hasDamagedPages: Bool { !pageDamage.isEmpty || readFailure != nil }
 
     /// What `repair` would do, in words.
     public var repairPlan: String {
@@ -39,6 +49,12 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         if isHealthy { return "no damaged documents in \(collection) (\(Self.plural(documentCount, "document")) checked)" }
         var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, "
             + "\(damaged.count) damaged, \(duplicateMembers.count) with duplicate member names"]
+        if hasDamagedPages {
+            let reading = readFailure.map { "reading stopped after \(Self.plural(documentCount, "document")) (\($0))" }
+            let findings = pageDamage.filter { $0 != readFailure }.prefix(5)
+            lines.append("  • damaged pages in the file: " + ([reading].compactMap { $0 } + findings).joined(separator: "; "))
+            lines.append("  .repair can't mend pages: docstore copy --salvage SOURCE NEW copies every document that can still be read into a new store")
+        }
         lines += damaged.map { "  • \($0)" }
         if !duplicateMembers.isEmpty {
             let keys = duplicateMembers.prefix(10).map(\.description).joined(separator: ", ") + (duplicateMembers.count > 10 ? ", …" : "")
@@ -65,14 +81,19 @@ public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
     /// read, keyed by their string key. `repair` leaves them: remove or set them
     /// again with ``KeyValueArea``.
     public var damagedValues: [DamagedDocument] = []
+    /// Why reading the key/value area stopped (a damaged page), or nil.
+    public var valuesReadFailure: String?
 
     /// Whether the file, the catalog, every document and every value are sound.
     public var isHealthy: Bool {
         integrityCheck == ["ok"] && catalogProblems.isEmpty && collections.allSatisfy(\.isHealthy) && damagedValues.isEmpty
+            && valuesReadFailure == nil
     }
 
     public var description: String {
-        var lines = ["SQLite integrity check: " + integrityCheck.prefix(20).joined(separator: "; ")]
+        let findings = integrityCheck
+        var lines = ["SQLite integrity check: " + (findings.count <= 5 ? findings.joined(separator: "; ")
+            : findings.prefix(5).joined(separator: "; ") + "; … (\(findings.count) findings, PRAGMA integrity_check lists them)")]
         lines.append(catalogProblems.isEmpty ? "catalog: consistent with the tables and indexes"
                                              : "catalog: \(CollectionCheck.plural(catalogProblems.count, "problem"))")
         lines += catalogProblems.map { "  • \($0)" }
@@ -81,7 +102,15 @@ public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
             lines.append("key/value area: \(CollectionCheck.plural(damagedValues.count, "damaged value")) (set or remove them again)")
             lines += damagedValues.map { "  • value \($0.key): \($0.reason)" }
         }
+        if let valuesReadFailure {
+            lines.append("key/value area: damaged pages in the file: \(valuesReadFailure)")
+        }
         let toRepair = collections.filter { !$0.damaged.isEmpty }
+        let toSalvage = collections.filter(\.hasDamagedPages).map(\.collection)
+        if !toSalvage.isEmpty || valuesReadFailure != nil {
+            let names = toSalvage.isEmpty ? "the key/value area" : toSalvage.joined(separator: ", ")
+            lines.append("damaged pages (\(names)): restore the file from a backup, or copy what can still be read with docstore copy --salvage SOURCE NEW")
+        }
         lines.append(toRepair.isEmpty ? "nothing for .repair to do"
                                       : "to repair: " + toRepair.map { ".repair \($0.collection)" }.joined(separator: ", "))
         return lines.joined(separator: "\n")

@@ -19,10 +19,18 @@ extension DocumentStore {
                     let catalogProblems = try Catalog.validationProblems(in: db)
                     let missing = Set(catalogProblems.filter { $0.table == Catalog.collectionsTable }.map(\.name))
                     let collections = try Catalog.readableCollections(in: db).filter { !missing.contains($0.name) }
-                    return StoreCheck(integrityCheck: try Catalog.integrityCheck(in: db),
-                                      catalogProblems: catalogProblems,
-                                      collections: try collections.map { try checkDocuments(of: $0, in: db) },
-                                      damagedValues: try damagedValues(in: db))
+                    let integrity = try Catalog.integrityCheck(in: db)
+                    // Only a damaged file is checked table by table, to say which
+                    // collections its findings (page numbers) belong to.
+                    let fileDamaged = integrity != ["ok"]
+                    var report = StoreCheck(integrityCheck: integrity, catalogProblems: catalogProblems,
+                                            collections: try collections.map { try checkDocuments(of: $0, in: db, checkPages: fileDamaged) })
+                    do {
+                        report.damagedValues = try damagedValues(in: db)
+                    } catch let error where Self.isPageDamage(error) {
+                        report.valuesReadFailure = Self.pageDamageMessage(error)
+                    }
+                    return report
                 }
             }
         }
@@ -30,7 +38,8 @@ extension DocumentStore {
 
     /// Checks every document of one collection: valid JSON as DocStore's own
     /// parser reads it, nesting within ``maximumNestingDepth``, a key of the
-    /// collection's kind, and no repeated member names. Changes nothing.
+    /// collection's kind, and no repeated member names; and the pages of its
+    /// table and indexes (SQLite's integrity check of that table). Changes nothing.
     ///
     /// - Parameter name: The collection; one that doesn't exist has no documents.
     /// - Returns: The damaged documents, which ``repair(collection:)`` would move
@@ -45,7 +54,7 @@ extension DocumentStore {
                         return CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
                                                quarantineCollection: Self.quarantineName(for: name))
                     }
-                    return try checkDocuments(of: info, in: db)
+                    return try checkDocuments(of: info, in: db, checkPages: true)
                 }
             }
         }
@@ -55,18 +64,49 @@ extension DocumentStore {
     /// documents into.
     static func quarantineName(for collection: String) -> String { collection + "_damaged" }
 
-    private func checkDocuments(of info: CollectionInfo, in db: Database) throws -> CollectionCheck {
+    /// Checks one collection's documents and, with `checkPages`, its table's
+    /// and indexes' pages (SQLite's integrity check of that table). A damaged page stops the reading, not the
+    /// check: the report says how far it got, and the other collections are
+    /// still checked.
+    private func checkDocuments(of info: CollectionInfo, in db: Database, checkPages: Bool) throws -> CollectionCheck {
         var report = CollectionCheck(collection: info.name, documentCount: 0, damaged: [], duplicateMembers: [],
                                      quarantineCollection: Self.quarantineName(for: info.name))
-        try inspectRows(of: info, in: db) { row in
-            report.documentCount += 1
-            if let problem = row.problem {
-                report.damaged.append(DamagedDocument(key: row.key, reason: problem))
-            } else if row.hasDuplicateMembers {
-                report.duplicateMembers.append(row.key)
+        if checkPages {
+            report.pageDamage = try Catalog.integrityCheck(in: db, table: info.name)
+        }
+        do {
+            try inspectRows(of: info, in: db) { row in
+                report.documentCount += 1
+                if let problem = row.problem {
+                    report.damaged.append(DamagedDocument(key: row.key, reason: problem))
+                } else if row.hasDuplicateMembers {
+                    report.duplicateMembers.append(row.key)
+                }
             }
+        } catch let error where Self.isPageDamage(error) {
+            report.readFailure = Self.pageDamageMessage(error)
         }
         return report
+    }
+
+    /// Whether `error` is SQLite finding a damaged page (`SQLITE_CORRUPT`, or
+    /// `SQLITE_NOTADB` for a page that isn't one).
+    static func isPageDamage(_ error: any Error) -> Bool {
+        let code: Int32
+        switch error {
+        case let failure as SQLiteFailure: code = failure.code & 0xFF
+        case let failure as DatabaseError: code = failure.resultCode.primaryResultCode.rawValue
+        default: return false
+        }
+        return code == SQLITE_CORRUPT || code == SQLITE_NOTADB
+    }
+
+    static func pageDamageMessage(_ error: any Error) -> String {
+        switch error {
+        case let failure as SQLiteFailure: failure.message
+        case let failure as DatabaseError: failure.message ?? "\(failure)"
+        default: "\(error)"
+        }
     }
 
     /// The entries of the key/value area whose JSON can't be read.

@@ -14,6 +14,23 @@ enum IntegritySQL {
         "SELECT key, body, typeof(key) FROM \(quoteIdentifier(collection)) ORDER BY key"
     }
 
+    /// Every row in key order, from the key bound to `?` on (inclusive) when
+    /// `from`: a salvage's reading, restarted past each damaged page.
+    static func salvageRows(collection: String, from: Bool) -> String {
+        "SELECT key, body FROM \(quoteIdentifier(collection))\(from ? " WHERE key >= ?" : "") ORDER BY key"
+    }
+
+    /// Seeks to the first key at or after `?`: whether a salvage can read on from there.
+    static func salvageProbe(collection: String) -> String {
+        "SELECT key FROM \(quoteIdentifier(collection)) WHERE key >= ? ORDER BY key LIMIT 1"
+    }
+
+    /// The keys below `?`, descending: a salvage reads back from a readable
+    /// key to the damaged page before it.
+    static func salvageKeysBefore(collection: String) -> String {
+        "SELECT key FROM \(quoteIdentifier(collection)) WHERE key < ? ORDER BY key DESC"
+    }
+
     /// Deletes one row by its key exactly as stored (bound as read).
     static func deleteRow(collection: String) -> String {
         "DELETE FROM \(quoteIdentifier(collection)) WHERE key = ?"
@@ -24,4 +41,9 @@ enum IntegritySQL {
 
     /// SQLite's own check of the whole file: one row "ok", or one row per problem.
     static let integrityCheck = "PRAGMA integrity_check"
+
+    /// The same check limited to one table and its indexes (SQLite 3.33+).
+    static func integrityCheck(table: String) -> String {
+        "PRAGMA integrity_check(\(quoteIdentifier(table)))"
+    }
 }

@@ -96,6 +96,27 @@ extension Catalog {
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]`, or its findings.
     static func integrityCheck(in db: Database) throws -> [String] {
-        try String?.fetchAll(db, sql: IntegritySQL.integrityCheck).map { $0 ?? "NULL" }
+        try findings(of: IntegritySQL.integrityCheck, in: db)
+    }
+
+    /// SQLite's integrity check of one table and its indexes: its findings,
+    /// empty when they are sound.
+    static func integrityCheck(in db: Database, table: String) throws -> [String] {
+        try findings(of: IntegritySQL.integrityCheck(table: table), in: db).filter { $0 != "ok" }
+    }
+
+    /// The check's findings, one a line (SQLite puts a "*** in database main ***"
+    /// header and one b-tree's findings in one row, a line each). On some damage
+    /// the check itself stops with SQLITE_CORRUPT after its findings: that ends
+    /// the list as one more finding instead of losing the others.
+    private static func findings(of sql: String, in db: Database) throws -> [String] {
+        var rows: [String] = []
+        let cursor = try String?.fetchCursor(db, sql: sql)
+        do {
+            while let row = try cursor.next() { rows.append(row ?? "NULL") }
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
+            rows.append(error.message ?? "\(error)")
+        }
+        return rows.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** in database") }
     }
 }

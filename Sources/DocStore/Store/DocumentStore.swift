@@ -317,7 +317,12 @@ public final class DocumentStore: Sendable {
                 var result: Result?
                 try db.inTransaction(.deferred) {
                     result = try body(StoreTransaction(store: self))
-                    return .commit
+                    // On a file's read-only connection there is nothing to commit, and
+                    // a rollback can't fail: a COMMIT fails with SQLITE_CORRUPT once a
+                    // statement met a damaged page, even when the body caught that
+                    // (a check or a salvage reading past it). An in-memory store reads
+                    // on its writer, where writes nested in the read must commit.
+                    return db.configuration.readonly ? .rollback : .commit
                 }
                 guard let result else { throw DocStoreError.database(message: "read transaction ended early", collection: nil) }
                 return result

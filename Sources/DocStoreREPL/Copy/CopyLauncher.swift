@@ -5,8 +5,10 @@ import Foundation
 /// copies, prints what was copied (stdout) and what went wrong (stderr).
 public enum CopyLauncher {
     /// Copies `source` into `destination` (each a store file or a
-    /// `postgres://` URL); returns the exit code.
-    public static func run(source: String, destination: String, replace: Bool) -> Int32 {
+    /// `postgres://` URL); returns the exit code. With `salvage`, `source` is a
+    /// damaged file: what can still be read is copied, and what can't is listed
+    /// on stderr (the exit code is 0: the copy did what was asked).
+    public static func run(source: String, destination: String, replace: Bool, salvage: Bool = false) -> Int32 {
         Interruption.unblockTerminationSignals()
         let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
         let errors = FileDescriptorOutput(fileDescriptor: STDERR_FILENO)
@@ -14,6 +16,9 @@ public enum CopyLauncher {
         defer { for endpoint in opened { (endpoint as? PostgresBackend)?.close() } }
         do {
             guard source != destination else { throw CommandError("the source and the destination are the same store") }
+            if salvage, PostgresBackend.isURL(source) {
+                throw CommandError("--salvage reads a damaged store file; \(redacted(source)) is a PostgreSQL database (use pg_dump and its server's tools)")
+            }
             let from = try open(source, isSource: true)
             opened.append(from)
             let to = try open(destination, isSource: false)
@@ -23,12 +28,16 @@ public enum CopyLauncher {
             guard try from.storeIdentity() != to.storeIdentity() else {
                 throw CommandError("\(redacted(source)) and \(redacted(destination)) are the same store; nothing was copied")
             }
-            var copier = StoreCopier(source: from, destination: to, replace: replace)
+            var copier = StoreCopier(source: from, destination: to, replace: replace, salvage: salvage)
             copier.progressOutput = errors.isTerminal ? errors : nil
             copier.notes = errors
             let report = try copier.copy()
             output.write(report.lines.map { $0 + "\n" }.joined())
             output.write("copied \(CommandResult.plural(report.documents, "document")) from \(redacted(source)) to \(redacted(destination)), each collection verified\n")
+            if salvage {
+                errors.write(report.losses.isEmpty ? "salvage: everything was read; nothing was lost\n"
+                                                   : "salvage: NOT copied, because the source's pages are damaged:\n" + report.losses.map { "  \($0)\n" }.joined())
+            }
             return 0
         } catch {
             errors.write("docstore copy: \(error)\n")

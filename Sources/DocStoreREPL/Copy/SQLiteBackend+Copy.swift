@@ -22,6 +22,24 @@ extension SQLiteBackend: CopyEndpoint {
         if !page.isEmpty { try body(page) }
     }
 
+    /// Streams what a damaged file still holds of the collection, in key order,
+    /// stepping over damaged pages (``DocumentStore/salvageDocuments(of:_:)``).
+    func forEachSalvagedPage(_ collection: String, size: Int,
+                             _ body: ([KeyedDocument]) throws -> Void) throws -> SalvageResult {
+        var page: [KeyedDocument] = []
+        page.reserveCapacity(size)
+        let result = try store.salvageDocuments(of: collection) { key, text in
+            let document = try DocumentCollection<JSONValue>.parseStoredDocument(text, collection: collection, key: key)
+            page.append((key: key, document: document))
+            if page.count == size {
+                try body(page)
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        if !page.isEmpty { try body(page) }
+        return result
+    }
+
     /// A file's collection is read by one statement, which sees one state of it
     /// (SQLite's read snapshot); collections are read one after the other.
     func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result { try body() }

@@ -22,6 +22,9 @@ struct StoreCopier {
     /// `--replace`: empty non-empty destination collections (and overwrite
     /// differing key/value entries) instead of refusing.
     var replace = false
+    /// `--salvage`: the source is a damaged file; copy what it still lets
+    /// SQLite read, and report the rest in ``Report/losses``.
+    var salvage = false
     /// Where the progress bar goes (a terminal's stderr), or nil.
     var progressOutput: TextOutput?
     /// Where notes go (what couldn't be copied exactly, such as indexes).
@@ -33,6 +36,8 @@ struct StoreCopier {
     struct Report {
         var lines: [String] = []
         var documents = 0
+        /// With `salvage`: what could not be read and was not copied.
+        var losses: [String] = []
     }
 
     func copy() throws -> Report {
@@ -50,7 +55,8 @@ struct StoreCopier {
         var total = 0
         var counts: [String: Int] = [:]
         for info in collections {
-            let count = try source.count(info.name, DocumentQuery())
+            // A salvage counts what it can: a damaged collection can't be counted.
+            let count = salvage ? (try? source.count(info.name, DocumentQuery())) ?? 0 : try source.count(info.name, DocumentQuery())
             counts[info.name] = count
             total += count
         }
@@ -58,11 +64,17 @@ struct StoreCopier {
         defer { progress?.finish() }
         var report = Report()
         for info in collections {
-            let checksum = try copyCollection(info, done: report.documents, progress: &progress)
+            let checksum = try copyCollection(info, done: report.documents, progress: &progress, losses: &report.losses)
             report.documents += checksum.count
             report.lines.append("\(info.name): \(checksum)")
         }
-        let entries = try copyValues()
+        let entries: Int
+        do {
+            entries = try copyValues()
+        } catch DocStoreError.corruptStore(_, let findings) where salvage {
+            entries = 0
+            report.losses.append("key/value area: unreadable (\(findings.joined(separator: "; "))); none of its entries was copied")
+        }
         if entries > 0 { report.lines.append("key/value area: \(entries == 1 ? "1 entry" : "\(entries) entries")") }
         if !migrations.isEmpty { report.lines.append("migrations: \(migrations.map(\.name).joined(separator: ", "))") }
         return report
@@ -99,7 +111,8 @@ struct StoreCopier {
     }
 
     /// Copies one collection in one destination transaction; returns what was verified.
-    private func copyCollection(_ info: CollectionInfo, done: Int, progress: inout ProgressBar?) throws -> DocumentChecksum {
+    private func copyCollection(_ info: CollectionInfo, done: Int, progress: inout ProgressBar?,
+                                losses: inout [String]) throws -> DocumentChecksum {
         let indexes = try source.indexes(info.name)
         let searchIndexes = try source.searchIndexes(info.name)
         var written = DocumentChecksum()
@@ -107,11 +120,18 @@ struct StoreCopier {
         try destination.writeCollection(info.name) { writer in
             _ = try writer.create(keyKind: info.keyKind)
             if replace { _ = try writer.deleteAll() }
-            try source.forEachPage(info.name, size: pageSize) { page in
+            let insertPage = { (page: [KeyedDocument]) throws in
                 try interruption?.check("interrupted: \(info.name) was not copied (the destination is as it was); collections before it were")
                 for document in page { written.add(document) }
                 try writer.insert(page)
                 progress?.update(done: UInt64(done + written.count), documents: done + written.count)
+            }
+            if salvage, let damaged = source as? SQLiteBackend {
+                let result = try damaged.forEachSalvagedPage(info.name, size: pageSize, insertPage)
+                losses += result.gaps.map { "\(info.name): \($0)" }
+                losses += result.damaged.map { "\(info.name): \($0) (a damaged document; .repair quarantines such documents in place)" }
+            } else {
+                try source.forEachPage(info.name, size: pageSize, insertPage)
             }
             for index in indexes {
                 if try !writer.createIndex(index) { skippedIndexes.append(index) }

@@ -227,7 +227,13 @@ final class CommandRunner {
         if infos.isEmpty { return "no collections yet (insert a document or .import a file to create one)" }
         let width = infos.map { TerminalText.displayWidth(TerminalText.printable($0.name)) }.max() ?? 0
         return try infos.map { info in
-            var details = "\(CommandResult.plural(try backend.count(info.name, DocumentQuery()), "document")), key: \(info.keyKind)"
+            var details: String
+            do {
+                details = "\(CommandResult.plural(try backend.count(info.name, DocumentQuery()), "document")), key: \(info.keyKind)"
+            } catch DocStoreError.corruptStore {
+                // One collection on damaged pages must not hide the others.
+                details = "damaged pages: can't be counted (.check \(info.name)), key: \(info.keyKind)"
+            }
             let indexes = try backend.indexes(info.name)
             if !indexes.isEmpty {
                 details += ", indexes: " + indexes.map { index in
