@@ -74,10 +74,12 @@ public final class DocumentStore: Sendable {
         if readOnly, case .new = state {
             throw DocStoreError.cannotOpen(path: path, reason: "the file holds no store yet (opened read-only, so none is created)")
         }
+        // A store on a read-only file system is read as immutable (see sqliteLocation).
+        let location = StoreFile.sqliteLocation(path: path, readOnly: readOnly)
         do {
             var configuration = StoreFile.configuration(readOnly: readOnly, busyTimeout: busyTimeout)
             configuration.label = "DocStore"
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: location, configuration: configuration)
             if case .new = state {
                 // Another process may be creating the same store: installing is
                 // idempotent, and the catalog is checked again once installed.
@@ -96,9 +98,9 @@ public final class DocumentStore: Sendable {
             var readerConfiguration = configuration
             readerConfiguration.readonly = true
             readerConfiguration.label = "DocStore.readers"
-            reader = try DatabasePool(path: path, configuration: readerConfiguration)
+            reader = try DatabasePool(path: location, configuration: readerConfiguration)
             writer = queue
-            let pointReader = PointReader(path: path, busyTimeout: busyTimeout)
+            let pointReader = PointReader(path: location, busyTimeout: busyTimeout)
             self.pointReader = pointReader
             executor = DatabaseExecutor(pointReader: pointReader)
         } catch let error as DatabaseError {

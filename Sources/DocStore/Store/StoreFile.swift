@@ -81,7 +81,8 @@ enum StoreFile {
         }
         // A SQLite file: look inside with a read-only connection, which changes nothing.
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration(readOnly: true, busyTimeout: busyTimeout))
+            let queue = try DatabaseQueue(path: sqliteLocation(path: path, readOnly: readOnly),
+                                          configuration: configuration(readOnly: true, busyTimeout: busyTimeout))
             defer { try? queue.close() }
             return try queue.read { db in
                 if let problem = try Catalog.problem(in: db, path: path) { throw problem }
