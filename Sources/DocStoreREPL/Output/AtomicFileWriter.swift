@@ -20,6 +20,8 @@ struct AtomicFileWriter: ~Copyable {
     let path: String
     private let temporaryPath: String
     private let descriptor: Int32
+    /// Its entry in ``PendingFiles``, which a termination signal settles.
+    private let pendingToken: Int
 
     /// Writes the file with what `body` writes, or leaves it as it was if
     /// `body` or the writing throws.
@@ -65,6 +67,14 @@ struct AtomicFileWriter: ~Copyable {
         self.path = target.path
         self.temporaryPath = temporary
         self.descriptor = descriptor
+        self.pendingToken = PendingFiles.register(temporary: temporary, target: target.path, descriptor: descriptor)
+    }
+
+    /// How many of the first bytes written are whole (nil: none), which a
+    /// termination signal puts in place rather than removing the file (see
+    /// ``PendingFiles``).
+    func markWhole(upTo size: Int?) {
+        PendingFiles.setWholeSize(pendingToken, size)
     }
 
     /// Appends bytes to the temporary file.
@@ -96,6 +106,7 @@ struct AtomicFileWriter: ~Copyable {
 
     /// Makes the new content durable, then puts it in place of the target.
     consuming func commit() throws {
+        PendingFiles.unregister(pendingToken)
         if fsync(descriptor) != 0 {
             let failure = failure(errno, while: "flushing")
             discard()
@@ -121,6 +132,7 @@ struct AtomicFileWriter: ~Copyable {
 
     /// Removes the temporary file; the target stays as it was.
     consuming func discard() {
+        PendingFiles.unregister(pendingToken)
         close(descriptor)
         unlink(temporaryPath)
     }

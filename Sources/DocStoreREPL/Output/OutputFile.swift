@@ -1,7 +1,8 @@
 /// A file results are written to (`.output FILE`, `.once FILE`, `.export FILE
 /// QUERY`), through an ``AtomicFileWriter``: FILE is replaced whole when the
-/// file is closed, and left as it was if it never is (an error, ctrl-C, a
-/// session that ends abnormally drops the temporary file).
+/// file is closed, and left as it was if it never is (an error, ctrl-C). A
+/// termination signal puts `.output`'s file in place with the results of the
+/// commands that finished (``markWhole(upTo:)``, ``PendingFiles``).
 final class OutputFile: ByteSink {
     let path: String
     private var writer: AtomicFileWriter?
@@ -19,6 +20,12 @@ final class OutputFile: ByteSink {
         guard writer != nil else { throw CommandError("\(path) is closed") }
         try writer?.write(raw: bytes)
         size += bytes.count
+    }
+
+    /// How many of the first bytes written are whole: the results of the
+    /// commands that finished (nil: none, as for `.once`).
+    func markWhole(upTo size: Int?) {
+        writer?.markWhole(upTo: size)
     }
 
     /// Takes back everything written after the first `size` bytes.

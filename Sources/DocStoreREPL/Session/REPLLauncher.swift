@@ -69,6 +69,7 @@ public enum REPLLauncher {
         }
         defer { (backend as? PostgresBackend)?.close() }
         let interactive = arguments.commands.isEmpty && isatty(STDIN_FILENO) == 1
+        TerminationSignals.install(interruptible: interactive)
         let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
         let session = REPLSession(backend: backend, output: output, errors: errors,
                                   options: .init(mode: arguments.mode, interactive: interactive, color: color,

@@ -38,7 +38,12 @@ extension REPLSession {
                 outputSettings.headers = on
             case .output(let path):
                 try closeOutputFile()
-                if let path { outputSettings.file = try OutputFile(path: path) }
+                if let path {
+                    let file = try OutputFile(path: path)
+                    // Empty and whole: a session ended now leaves FILE empty, as sqlite3's would.
+                    file.markWhole(upTo: 0)
+                    outputSettings.file = file
+                }
             case .once(let path):
                 outputSettings.oncePath = path
             case .maxRows(let limit?):
@@ -121,6 +126,10 @@ extension REPLSession {
         }
         if let file = outputSettings.file {
             let size = file.size
+            // A termination signal keeps the finished commands' results, and
+            // never half of this one's.
+            file.markWhole(upTo: size)
+            defer { file.markWhole(upTo: file.size) }
             do {
                 return try print(command, to: file, onScreen: false)
             } catch {

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+
+/// The files ``AtomicFileWriter``s are writing, settled when a termination
+/// signal ends the process (SIGTERM, SIGHUP from a closed terminal, SIGQUIT,
+/// SIGINT in a piped session), which would otherwise leave their hidden
+/// temporary files behind and their targets never written.
+///
+/// Each is settled the way the session would have: `.output`'s file holds
+/// the results of the commands that finished, whole, so it is cut back to them
+/// (a command still running may have printed half a result) and put in place,
+/// as `.output` alone would; any other file (`.once`, `.export`) is removed,
+/// and its target stays as it was.
+enum PendingFiles {
+    struct Entry {
+        var temporary: String
+        var target: String
+        var descriptor: Int32
+        /// How many of its first bytes are whole (`.output`: the finished
+        /// commands' results), or nil when none are.
+        var wholeSize: Int?
+    }
+
+    private static let entries = Mutex<[Int: Entry]>([:])
+    private static let lastToken = Atomic<Int>(0)
+
+    /// Records a writer's temporary file; returns its token.
+    static func register(temporary: String, target: String, descriptor: Int32) -> Int {
+        let token = lastToken.add(1, ordering: .relaxed).newValue
+        entries.withLock { $0[token] = Entry(temporary: temporary, target: target, descriptor: descriptor) }
+        return token
+    }
+
+    /// Marks how many of the file's first bytes are whole (nil: none).
+    static func setWholeSize(_ token: Int, _ size: Int?) {
+        entries.withLock { $0[token]?.wholeSize = size }
+    }
+
+    /// Forgets a file its writer now commits or discards itself.
+    static func unregister(_ token: Int) {
+        _ = entries.withLock { $0.removeValue(forKey: token) }
+    }
+
+    /// Puts each file with whole content in place (cut to it, flushed, then
+    /// renamed over its target) and removes the others. Called once, as the
+    /// process ends by a signal; the lock keeps writers from starting or
+    /// finishing meanwhile.
+    static func settleAll() {
+        entries.withLock { entries in
+            for entry in entries.values {
+                if let size = entry.wholeSize, ftruncate(entry.descriptor, off_t(size)) == 0,
+                   fsync(entry.descriptor) == 0, rename(entry.temporary, entry.target) == 0 { continue }
+                unlink(entry.temporary)
+            }
+            entries.removeAll()
+        }
+    }
+}
+
+/// Settles ``PendingFiles`` before a termination signal ends the process.
+/// The handler only writes the signal's number to a pipe (what a handler may
+/// do); a thread reads it, settles the files, then ends the process by the
+/// same signal with its default action, so the exit status still says which.
+enum TerminationSignals {
+    private static let wakeDescriptor = Atomic<Int32>(-1)
+
+    /// Installs the handlers for SIGTERM, SIGHUP and SIGQUIT, and SIGINT unless
+    /// `interruptible` (an interactive session, where ctrl-C stops a command:
+    /// ``Interruption/catchSignal()``).
+    static func install(interruptible: Bool) {
+        if wakeDescriptor.load(ordering: .relaxed) < 0 {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return }  // Then signals end the process as before.
+            let readEnd = ends[0]
+            wakeDescriptor.store(ends[1], ordering: .relaxed)
+            Thread.detachNewThread {
+                var number: UInt8 = 0
+                while true {
+                    let count = read(readEnd, &number, 1)
+                    if count < 0, errno == EINTR { continue }
+                    if count <= 0 { return }
+                    PendingFiles.settleAll()
+                    let signalNumber = Int32(number)
+                    signal(signalNumber, SIG_DFL)
+                    var unblocked = sigset_t()
+                    sigemptyset(&unblocked)
+                    sigaddset(&unblocked, signalNumber)
+                    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+                    raise(signalNumber)
+                }
+            }
+        }
+        for number in [SIGTERM, SIGHUP, SIGQUIT] + (interruptible ? [] : [SIGINT]) {
+            signal(number) { received in
+                // Only async-signal-safe work here: a load and a write.
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(TerminationSignals.wakeDescriptor.load(ordering: .relaxed), &byte, 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import DocStore
+import Foundation
+import GRDB
+import Testing
+
+/// A session ended by a termination signal (SIGTERM, SIGHUP from a closed
+/// terminal) settles the files it was writing instead of leaving hidden
+/// `.partial` files and its targets unwritten: `.output`'s file gets the
+/// results of the commands that finished, whole, as `.output` alone would have
+/// put them; a `.once` file whose command was still running is removed, its
+/// target untouched. Real processes, real signals, a real lock held by another
+/// connection to keep a command running.
+@Suite("Fault: termination signals settle the files being written", .serialized)
+struct TerminationOutputTests {
+    /// A store with three teams, in a fresh folder, and its expected NDJSON.
+    func makeStore() throws -> (path: String, directory: URL, teams: String) {
+        let directory = try temporaryDirectory()
+        let path = directory.appendingPathComponent("s.sqlite").path
+        let store = try DocumentStore(path: path)
+        try store.collection(named: "teams").insert(contentsOf: (1...3).map { ["id": .integer(Int64($0)), "city": .string("City \($0)")] })
+        try store.close()
+        let teams = (1...3).map { #"{"id":\#($0),"city":"City \#($0)"}"# + "\n" }.joined()
+        return (path, directory, teams)
+    }
+
+    /// Starts `docstore STORE --mode ndjson --busy-timeout 60` reading `lines`
+    /// from a pipe kept open (so it waits for more), its stderr into a file.
+    func startSession(_ path: String, in directory: URL, lines: String) throws -> (Process, Pipe, URL) {
+        let process = Process()
+        process.executableURL = try docstoreBinary()
+        process.arguments = [path, "--mode", "ndjson", "--busy-timeout", "60"]
+        let input = Pipe()
+        let errors = directory.appendingPathComponent("stderr.txt")
+        try Data().write(to: errors)
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(lines.utf8))
+        return (process, input, errors)
+    }
+
+    /// Waits up to 20 s for `condition`.
+    func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while !condition(), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(condition(), "timed out waiting for \(what)")
+    }
+
+    func partialFiles(in directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".partial") }
+    }
+
+    func contents(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "<missing>" }
+
+    @Test(.timeLimit(.minutes(1)), arguments: [SIGTERM, SIGHUP])
+    func outputKeepsTheFinishedCommandsResults(signal: Int32) throws {
+        let (path, directory, teams) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.ndjson")
+        try Data("old\n".utf8).write(to: out)
+        let (process, input, errors) = try startSession(path, in: directory, lines: """
+            .output \(out.path)
+            teams.sorted { $0.id }
+            teams.insert({"id": 4})
+
+            """)
+        defer {
+            endProcesses([process.processIdentifier], within: 0)
+            try? input.fileHandleForWriting.close()
+        }
+        // The insert's message (on stderr) comes after the query finished.
+        try waitUntil("the insert") { contents(errors).contains("inserted 1 document") }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
+                "ended by the signal: \(process.terminationReason) \(process.terminationStatus)")
+        #expect(contents(out) == teams, "the finished query's results, in place")
+        #expect(try partialFiles(in: directory).isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aCommandStillRunningLeavesNoHalfResultAndNoPartialFile() throws {
+        let (path, directory, teams) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.ndjson"), once = directory.appendingPathComponent("once.ndjson")
+        try Data("old\n".utf8).write(to: once)
+        // Another connection holds the write lock: the insert waits for it.
+        let holder = try DatabaseQueue(path: path)
+        defer { try? holder.close() }
+        try holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            let (process, input, _) = try startSession(path, in: directory, lines: """
+                .output \(out.path)
+                teams.sorted { $0.id }
+                .once \(once.path)
+                teams.insert({"id": 4})
+
+                """)
+            defer {
+                endProcesses([process.processIdentifier], within: 0)
+                try? input.fileHandleForWriting.close()
+            }
+            // Two partial files: .output's, holding the query's results, and the
+            // .once file of the insert, which waits for the lock.
+            try waitUntil("both files") { ((try? partialFiles(in: directory)) ?? []).count == 2 }
+            Thread.sleep(forTimeInterval: 0.3)
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        }
+        #expect(contents(out) == teams, ".output's file holds the finished query's results")
+        #expect(contents(once) == "old\n", "the running command's .once file was left as it was")
+        #expect(try partialFiles(in: directory).isEmpty)
+        #expect(try DocumentStore(path: path, readOnly: true).collection(named: "teams").count() == 3, "the insert never ran")
+    }
+}
