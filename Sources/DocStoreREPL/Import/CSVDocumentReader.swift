@@ -92,6 +92,9 @@ struct CSVDocumentReader {
                     }
                     try parser.consume(buffer: bytes, emit: emit)
                 }
+                if parser.pendingRecordBytes > Importer.maximumEntryBytes {
+                    throw Importer.entryTooLong("the record starting on line \(parser.pendingRecordLine)", path: path)
+                }
             }
             try parser.finish(emit: emit)
         } catch let failure as CSVParser.Failure {

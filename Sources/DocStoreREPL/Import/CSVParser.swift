@@ -55,6 +55,11 @@ struct CSVParser {
     private var line = 1
     private var quoteLine = 1
 
+    /// The bytes of the record read so far and not yet emitted.
+    var pendingRecordBytes: Int { record.bytes.count }
+    /// The line the record read so far starts on.
+    var pendingRecordLine: Int { record.line }
+
     private static let comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"),
                        quote = UInt8(ascii: "\""), carriageReturn = UInt8(ascii: "\r")
 

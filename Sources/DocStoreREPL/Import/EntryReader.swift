@@ -66,6 +66,9 @@ struct EntryReader {
                 start = bytes.index(after: newline)
             }
             pending.append(contentsOf: bytes[start...])
+            if pending.count > Importer.maximumEntryBytes {
+                throw Importer.entryTooLong("line \(line + 1)", path: path)
+            }
         }
         if !pending.isEmpty { try parseLine(pending[...], bytesRead: chunks.bytesRead) }
     }
@@ -102,6 +105,9 @@ struct EntryReader {
                         first = false
                     }
                     try splitter.consume(bytes, emit: element)
+                }
+                if splitter.pendingElementBytes > Importer.maximumEntryBytes {
+                    throw Importer.entryTooLong("the element starting at \(splitter.pendingElementStart)", path: path)
                 }
             }
             try splitter.finish(emit: element)

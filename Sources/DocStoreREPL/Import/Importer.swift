@@ -41,6 +41,18 @@ struct Importer {
     var interruption: Interruption?
     var batchSize = 1000
 
+    /// The longest entry (an NDJSON line, a CSV record, a JSON array's element)
+    /// an import reads, in bytes: 256 MiB, about the largest document
+    /// PostgreSQL's jsonb holds (255 MiB). Without a limit, a file whose line
+    /// never ends (a binary file, a device) would grow memory until the process
+    /// is killed.
+    static let maximumEntryBytes = 256 << 20
+
+    /// The error for an entry longer than ``maximumEntryBytes``.
+    static func entryTooLong(_ what: String, path: String) -> CommandError {
+        CommandError("\(what) of \(path) is longer than 256 MiB, more than a document can be: is the file what its extension says? nothing was imported")
+    }
+
     init(destination: any ImportDestination, collection: String, options: ImportOptions) {
         self.destination = destination
         self.collection = collection

@@ -41,6 +41,11 @@ struct JSONArraySplitter {
     private var column = 0
     private var arrayStart = SourceLocation(line: 1, column: 1)
 
+    /// The bytes of the element read so far and not yet emitted.
+    var pendingElementBytes: Int { element.count }
+    /// Where that element starts.
+    var pendingElementStart: SourceLocation { elementStart }
+
     private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     /// Splits a chunk; calls `emit` for every complete element.
