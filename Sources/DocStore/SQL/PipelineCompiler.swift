@@ -31,6 +31,7 @@ struct PipelineCompiler {
         var scope = RowScope(from: SQLFragment(compiler.table + " AS " + alias), key: SQLFragment(alias + ".key"),
                              entries: [RowScope.Entry(path: .root, source: .json(SQLFragment(alias + ".body"), root: .json(SQLFragment(alias + ".body"))))],
                              collection: collection, dialect: dialect)
+        scope.keyIsText = try (compiler.keyKind(collection) ?? .integer) != .integer
         if compiler.hasContainmentIndex { scope.conditions += ContainmentSQL.terms(pipeline.query.condition, body: alias + ".body") }
         scope = try refine(scope, pipeline.query, documentKey: scope.key)
         for stage in pipeline.stages {
@@ -280,6 +281,9 @@ struct PipelineCompiler {
         let fence: String = dialect == .postgres && !tail.sql.contains(" OFFSET ") ? " OFFSET 0" : ""
         var sql: SQLFragment = "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from
         sql += scope.whereClause + tail + fence + ") AS \(alias)"
-        return RowScope(from: sql, key: SQLFragment("\(alias).key"), entries: entries, collection: collection, dialect: dialect)
+        var wrapped = RowScope(from: sql, key: SQLFragment("\(alias).key"), entries: entries, collection: collection, dialect: dialect)
+        // Rows keep their keys' type when their key is carried, not numbered.
+        wrapped.keyIsText = scope.keyIsText && key.sql == scope.key.sql
+        return wrapped
     }
 }

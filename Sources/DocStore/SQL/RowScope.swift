@@ -31,6 +31,9 @@ struct RowScope {
     var conditions: [SQLFragment] = []
     /// The expression of the rows' order: a document key, a position.
     var key: SQLFragment
+    /// Whether ``key`` is text (a string or UUID collection's keys, before any
+    /// stage numbers the rows) rather than an integer.
+    var keyIsText = false
     /// The parts of a row.
     var entries: [Entry]
     /// The collection queried, for error messages.

@@ -101,14 +101,16 @@ extension RowScope {
     func postgresAggregate(_ aggregate: GroupAggregate) throws -> (rank: SQLFragment, value: SQLFragment) {
         guard let path = aggregate.field else { return ("CAST(2 AS integer)", "to_jsonb(count(*))") }
         let field = try field(path)
-        let value = Self.postgresAggregate(aggregate, rank: field.rank, value: field.value, order: key)
+        let value = Self.postgresAggregate(aggregate, rank: field.rank, value: field.value, order: key, orderIsText: keyIsText)
         return (FieldSQL.postgresRank(type: "jsonb_typeof(" + value + ")"), value)
     }
 
     /// An aggregate over rows giving each value's `rank` and jsonb `value`,
     /// whose first-seen order is `order` (for arrays and objects, which have no
-    /// order among themselves on PostgreSQL). Single aggregates use it too.
-    static func postgresAggregate(_ aggregate: GroupAggregate, rank r: SQLFragment, value v: SQLFragment, order k: SQLFragment) -> SQLFragment {
+    /// order among themselves on PostgreSQL), text when `orderIsText`, else an
+    /// integer. Single aggregates use it too.
+    static func postgresAggregate(_ aggregate: GroupAggregate, rank r: SQLFragment, value v: SQLFragment, order k: SQLFragment,
+                                  orderIsText: Bool = false) -> SQLFragment {
         let number = "CASE WHEN " + r + " = 2 THEN CAST(" + v + " AS numeric) END"
         switch aggregate {
         case .count:
@@ -133,7 +135,14 @@ extension RowScope {
             let numeric = "CASE WHEN \(extreme)(" + integer + ") = \(extreme)(" + number + ") THEN to_jsonb(\(extreme)(" + integer
                 + ")) ELSE to_jsonb(\(extreme)(" + number + ")) END"
             let string = "to_jsonb(\(extreme)((CASE WHEN " + r + " = 3 THEN " + v + " #>> '{}' END) COLLATE \"C\"))"
-            let containers = [4, 5].map { "(array_agg(" + v + " ORDER BY " + k + ") FILTER (WHERE " + r + " = \($0)))[1]" }
+            // The first in key order, without an ordered aggregate (which would
+            // keep PostgreSQL from hashing the groups): the least of [key as
+            // text that sorts as the key does, the value's text].
+            let sortableKey = orderIsText ? k
+                : "lpad(CAST(CAST(" + k + " AS numeric) + 9223372036854775808 AS text), 20, '0')"
+            let containers = [4, 5].map {
+                "CAST((min(ARRAY[" + sortableKey + ", CAST(" + v + " AS text)] COLLATE \"C\") FILTER (WHERE " + r + " = \($0)))[2] AS jsonb)"
+            }
             let ranks: [SQLFragment] = [boolean, numeric, string, containers[0], containers[1]]
             return "coalesce(" + .joined(isMin ? ranks : ranks.reversed(), separator: ", ") + ")"
         }
