@@ -22,6 +22,26 @@ struct KeyAllocation {
     var largestGiven: Int64?
 }
 
+/// Documents ready to insert in batches: their keys and JSON texts, side by side.
+struct PreparedBatch {
+    var keys: [DocumentKey] = []
+    var jsons: [String] = []
+
+    mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        jsons.reserveCapacity(count)
+    }
+
+    mutating func append(key: DocumentKey, json: [UInt8]) {
+        append(key: key, json: String(decoding: json, as: UTF8.self))
+    }
+
+    mutating func append(key: DocumentKey, json: String) {
+        keys.append(key)
+        jsons.append(json)
+    }
+}
+
 /// A document ready to insert: its key, its JSON text and the model as stored.
 struct PreparedInsert<Model: Sendable>: Sendable {
     var key: DocumentKey
@@ -50,7 +70,7 @@ extension PostgresCollection {
     }
 
     /// Inserts documents in one transaction (the caller's, or one of its own).
-    func insertAll(_ models: [Model]) async throws -> [(key: DocumentKey, model: Model)] {
+    func insertAll(_ models: [Model]) async throws -> (keys: [DocumentKey], stored: [Model]) {
         if transaction != nil { return try await insertEach(models) }
         return try await store.transaction { try await within($0).insertEach(models) }
     }

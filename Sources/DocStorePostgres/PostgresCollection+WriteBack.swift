@@ -31,14 +31,14 @@ extension PostgresCollection where Model: Identifiable, Model.ID: OptionalDocume
     @discardableResult
     public func insert(contentsOf models: inout [Model]) async throws -> [DocumentKey] {
         let inserted = try await insertAll(models)
-        models = inserted.map(\.model)
-        return inserted.map(\.key)
+        models = inserted.stored
+        return inserted.keys
     }
 
     /// Inserts models in one transaction, all of them or none, and returns them
     /// as stored: each with its generated key as `id` when its `id` was nil.
     public func inserted(contentsOf models: [Model]) async throws -> [Model] {
-        try await insertAll(models).map(\.model)
+        try await insertAll(models).stored
     }
 
     /// Replaces the document stored under the model's `id`, or inserts it; a

@@ -34,7 +34,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// Inserts documents in one transaction: all of them, or none when one fails.
     @discardableResult
     public func insert(contentsOf models: [Model]) async throws -> [DocumentKey] {
-        try await insertAll(models).map(\.key)
+        try await insertAll(models).keys
     }
 
     /// Documents per statement when many are inserted: one round trip per
@@ -43,37 +43,64 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// Inserts in batches of ``insertBatchSize``, each in a savepoint; a batch
     /// that fails is undone and inserted document by document, so that the
-    /// error names the document (a taken key, a unique index).
-    func insertEach(_ models: [Model]) async throws -> [(key: DocumentKey, model: Model)] {
+    /// error names the document (a taken key, a unique index). Returns the keys
+    /// and the models as stored (`models` itself when no key was generated).
+    func insertEach(_ models: [Model]) async throws -> (keys: [DocumentKey], stored: [Model]) {
         guard models.count > 1, let transaction else {
-            var inserted: [(key: DocumentKey, model: Model)] = []
-            for model in models { inserted.append(try await insertOne(model)) }
-            return inserted
+            var keys: [DocumentKey] = [], stored: [Model] = []
+            for model in models {
+                let (key, model) = try await insertOne(model)
+                keys.append(key)
+                stored.append(model)
+            }
+            return (keys, stored)
         }
-        var prepared: [PreparedInsert<Model>] = []
-        prepared.reserveCapacity(models.count)
-        var keys = KeyAllocation()
-        for model in models { prepared.append(try await preparedInsert(model, keys: &keys)) }
-        let documents = prepared.map { (key: $0.key, json: $0.json) }
-        guard let kind = keyKind() else { return [] }  // prepared() created the collection
-        for start in stride(from: 0, to: documents.count, by: Self.insertBatchSize) {
-            let batch = documents[start..<min(start + Self.insertBatchSize, documents.count)]
+        var documents = PreparedBatch()
+        documents.reserveCapacity(models.count)
+        var stored = models
+        if models.allSatisfy({ keyOf($0) != nil }) {
+            // Every model has its own key (the usual batch): encoded straight
+            // into the batch, one catalog check for all, the models as given.
+            guard let first = keyOf(models[0]) else { return ([], []) }
+            let kind = try await ensureCollection(kind: first.kind)
+            let encoder = BackendSupport.ReusableEncoder<Model>()
+            for model in models {
+                guard let given = keyOf(model) else { throw DocStoreError.missingKey(collection: name, reason: missingKeyReason) }
+                let json = try BackendSupport.withEncoded(model, reusing: encoder, collection: name, key: given) { text in
+                    try refuseNUL(in: text, key: given)
+                    return String(decoding: text, as: UTF8.self)
+                }
+                documents.append(key: try checkedKey(given, kind: kind), json: json)
+            }
+        } else {
+            var keys = KeyAllocation()
+            for (index, model) in models.enumerated() {
+                let prepared = try await preparedInsert(model, keys: &keys)
+                documents.append(key: prepared.key, json: prepared.json)
+                stored[index] = prepared.model
+            }
+        }
+        guard let kind = keyKind() else { return ([], []) }  // created above
+        for start in stride(from: 0, to: documents.keys.count, by: Self.insertBatchSize) {
+            let batch = start..<min(start + Self.insertBatchSize, documents.keys.count)
             do {
-                try await transaction.savepoint { try await insertBatch(batch, kind: kind) }
+                try await transaction.savepoint { try await insertBatch(documents, batch, kind: kind) }
             } catch {
-                for (key, json) in batch {
+                for index in batch {
+                    let key = documents.keys[index]
                     try await mappingUniqueViolation {
-                        try await session.rows(reusing: PostgresStoreSQL.insert(name), [key.binding, .text(json)], collection: name, key: key)
+                        try await session.rows(reusing: PostgresStoreSQL.insert(name), [key.binding, .text(documents.jsons[index])],
+                                               collection: name, key: key)
                     }
                 }
             }
         }
-        return prepared.map { ($0.key, $0.model) }
+        return (documents.keys, stored)
     }
 
-    private func insertBatch(_ batch: ArraySlice<(key: DocumentKey, json: String)>, kind: KeyKind) async throws {
+    private func insertBatch(_ documents: PreparedBatch, _ batch: Range<Int>, kind: KeyKind) async throws {
         var integers: [Int64] = [], texts: [String] = []
-        for (key, _) in batch {
+        for key in documents.keys[batch] {
             switch (kind, key.binding) {
             case (.integer, .integer(let integer)): integers.append(integer)
             case (.string, .text(let text)), (.uuid, .text(let text)): texts.append(text)
@@ -83,7 +110,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         }
         var binds = PostgresBindings(capacity: 2)
         if kind == .integer { binds.append(integers) } else { binds.append(texts) }
-        binds.append(batch.map(\.json))
+        binds.append(Array(documents.jsons[batch]))
         try await session.rows(reusing: PostgresStoreSQL.insertMany(name, keyKind: kind), binds: binds,
                                types: kind == .integer ? "IT" : "TT", collection: name)
     }
@@ -266,6 +293,11 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// Refuses JSON text that jsonb can't store, naming the path of the NUL.
     func refuseNUL(in json: [UInt8], key: DocumentKey) throws {
+        try json.withUnsafeBytes { try refuseNUL(in: $0, key: key) }
+    }
+
+    /// ``refuseNUL(in:key:)`` of JSON text in memory.
+    func refuseNUL(in json: UnsafeRawBufferPointer, key: DocumentKey) throws {
         if let path = try BackendSupport.pathOfNUL(in: json) {
             throw DocStoreError.encodingFailed(collection: name, key: key, codingPath: path.description,
                                                reason: "PostgreSQL's jsonb can't store a string or member name containing NUL (\\u0000)")

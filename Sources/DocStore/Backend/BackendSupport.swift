@@ -1,3 +1,5 @@
+import Foundation
+
 /// What another backend (`DocStorePostgres`) needs of the core besides SQL:
 /// the codec, the DSL's conditions and DocStore's errors, so that a model, a
 /// query closure and an error read the same on every backend.
@@ -54,17 +56,49 @@ public enum BackendSupport {
     /// (which PostgreSQL's jsonb can't store), nil when there is none. Only
     /// parses the document when its text holds an escaped NUL at all.
     public static func pathOfNUL(in json: [UInt8]) throws -> FieldPath? {
+        try json.withUnsafeBytes { try pathOfNUL(in: $0) }
+    }
+
+    /// ``pathOfNUL(in:)`` of JSON text in memory.
+    public static func pathOfNUL(in json: UnsafeRawBufferPointer) throws -> FieldPath? {
         guard containsEscapedNUL(json) else { return nil }
         return firstNUL(in: try DocumentCodec.parse(json), at: .root)
     }
 
-    private static func containsEscapedNUL(_ json: [UInt8]) -> Bool {
-        let pattern = Array("u0000".utf8)
-        guard json.count > pattern.count else { return false }
-        for start in 1...(json.count - pattern.count) where json[start - 1] == UInt8(ascii: "\\") {
-            if json[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+    /// An encoder kept across the models of one batch: encoding many models
+    /// with it allocates no encoder or buffer per model.
+    public final class ReusableEncoder<Model: Encodable> {
+        let encoder = StreamEncoder()
+        let encoding = DocumentEncoding<Model>()
+
+        public init() {}
+    }
+
+    /// Encodes a model with `encoder` and passes its JSON text to `body`, valid
+    /// only during the call; errors name the collection and key.
+    public static func withEncoded<Model: Encodable, R>(_ model: Model, reusing encoder: ReusableEncoder<Model>, collection: String,
+                                                        key: DocumentKey?, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try ModelCoding.withEncoded(model, encoder: encoder.encoder, encoding: encoder.encoding, collection: collection, key: key, body)
+    }
+
+    /// Whether the text holds the escape `\u0000`, found by jumping from one
+    /// backslash to the next (`memchr`): every document written to PostgreSQL
+    /// is checked, and most have few backslashes or none.
+    private static func containsEscapedNUL(_ json: UnsafeRawBufferPointer) -> Bool {
+        json.withMemoryRebound(to: UInt8.self) { buffer in
+            guard let start = buffer.baseAddress else { return false }
+            let end = start + buffer.count
+            var next = start
+            while next < end, let found = memchr(next, Int32(UInt8(ascii: "\\")), end - next) {
+                let escape = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                if end - escape >= 6, escape[1] == UInt8(ascii: "u"), escape[2] == UInt8(ascii: "0"), escape[3] == UInt8(ascii: "0"),
+                   escape[4] == UInt8(ascii: "0"), escape[5] == UInt8(ascii: "0") {
+                    return true
+                }
+                next = escape + 2  // past the escaped character (`\\` included)
+            }
+            return false
         }
-        return false
     }
 
     private static func firstNUL(in value: JSONValue, at path: FieldPath) -> FieldPath? {
