@@ -37,6 +37,8 @@ extension PostgresCollection {
                 }
                 try await session.rows(PostgresStoreSQL.moveIndex, [.text(index.name), .text(Self.fieldsJSON(moved.fields))], collection: name)
                 if compiler != nil { try await build(moved, in: session) }
+                // Only the SQL's shape follows this (see indexedPaths): kept on a rollback, it costs nothing wrong.
+                store.indexedPaths.withLock { $0[name, default: []].formUnion(moved.fields) }
                 summary.movedIndexes.append(moved)
             }
             try await remakeSearchIndexes({ BackendSupport.searchFields($0, renaming: old, to: new) }, built: compiler != nil,

@@ -44,6 +44,7 @@ extension PostgresCollection {
             let index = IndexInfo(name: try recorded.first?.decode(String.self) ?? "", collection: name, fields: fields, isUnique: unique)
             if keyKind() != nil { try await build(index, in: session) }
             if fields == [.root] { store.containmentIndexed.withLock { _ = $0.insert(name) } }
+            store.indexedPaths.withLock { $0[name, default: []].formUnion(fields) }
             return index
         }
     }
@@ -76,14 +77,19 @@ extension PostgresCollection {
     func indexes(in session: PostgresSession) async throws -> [IndexInfo] {
         try await session.rows(PostgresStoreSQL.indexes, [.text(name)], collection: name).map { row in
             let (indexName, fieldsText, isUnique) = try row.decode((String, String, Bool).self)
-            let fields = try BackendSupport.parse(Array(fieldsText.utf8), collection: name, key: nil)
-            guard case .array(let paths) = fields else {
-                throw PostgresStoreError.server(sqlState: nil, message: "the catalog \(PostgresStoreSQL.indexTable) gives index \(indexName) the fields \(fieldsText), not an array of paths",
-                                                detail: nil, hint: nil, collection: name)
-            }
-            return IndexInfo(name: indexName, collection: name, fields: try paths.map { try Self.path(from: $0, index: indexName, collection: name) },
+            return IndexInfo(name: indexName, collection: name, fields: try Self.indexFields(fieldsText, index: indexName, collection: name),
                              isUnique: isUnique)
         }
+    }
+
+    /// An index's fields from the catalog's JSON text.
+    static func indexFields(_ fieldsText: String, index: String, collection: String) throws -> [FieldPath] {
+        let fields = try BackendSupport.parse(Array(fieldsText.utf8), collection: collection, key: nil)
+        guard case .array(let paths) = fields else {
+            throw PostgresStoreError.server(sqlState: nil, message: "the catalog \(PostgresStoreSQL.indexTable) gives index \(index) the fields \(fieldsText), not an array of paths",
+                                            detail: nil, hint: nil, collection: collection)
+        }
+        return try paths.map { try path(from: $0, index: index, collection: collection) }
     }
 
     /// Builds an index on the collection's table: refuses a unique one that the

@@ -275,7 +275,8 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         guard kinds[name] != nil else { return nil }
         return PostgresCompiler(collection: name, keyKinds: kinds,
                                 hasContainmentIndex: store.containmentIndexed.withLock { $0.contains(name) },
-                                searchIndexes: searching ? try await searchIndexes(in: session) : [])
+                                searchIndexes: searching ? try await searchIndexes(in: session) : [],
+                                indexedPaths: store.indexedPaths.withLock { $0[name] ?? [] })
     }
 
     /// The model's key and JSON text, the collection created for its key's kind

@@ -27,6 +27,11 @@ public final class PostgresDocumentStore: Sendable {
     /// The collections with a containment index (on the document itself), as
     /// this process last read or made them: their queries add containment terms.
     let containmentIndexed = Mutex<Set<String>>([])
+    /// The fields each collection's indexes are on, as this process last read
+    /// or made them: equalities on other fields compile to jsonb's `=` alone
+    /// (``PostgresCompiler``). Stale after another process's index change, it
+    /// costs speed, never an answer: both forms select the same documents.
+    let indexedPaths = Mutex<[String: Set<FieldPath>]>([:])
     /// The listening connection of live queries and change streams.
     let changeHub: PostgresChangeHub
 
@@ -220,5 +225,11 @@ public final class PostgresDocumentStore: Sendable {
         let containment = try await PostgresSession.pool(client).rows(PostgresStoreSQL.containmentIndexed, [], collection: nil)
         let indexed = Set(try containment.map { try $0.decode(String.self) })
         containmentIndexed.withLock { $0 = indexed }
+        var paths: [String: Set<FieldPath>] = [:]
+        for row in try await PostgresSession.pool(client).rows(PostgresStoreSQL.indexedFields, [], collection: nil) {
+            let (collection, fieldsText) = try row.decode((String, String).self)
+            paths[collection, default: []].formUnion(try PostgresCollection<JSONValue>.indexFields(fieldsText, index: "", collection: collection))
+        }
+        indexedPaths.withLock { $0 = paths }
     }
 }

@@ -31,21 +31,26 @@ public struct PostgresCompiler: Sendable {
     ///     documents, which conditions then help with containment terms.
     ///   - searchIndexes: the collection's search indexes, which `matches`
     ///     conditions and relevance need.
+    ///   - indexedPaths: the fields the collection's indexes are on, or nil when
+    ///     not known; equalities on other fields compile to jsonb's `=` alone.
     public init(collection: String, keyKinds: [String: KeyKind], hasContainmentIndex: Bool = false,
-                searchIndexes: [SearchIndexInfo] = []) {
+                searchIndexes: [SearchIndexInfo] = [], indexedPaths: Set<FieldPath>? = nil) {
         self.collection = collection
         self.keyKinds = keyKinds
         self.hasContainmentIndex = hasContainmentIndex
         self.searchIndexes = searchIndexes
+        self.indexedPaths = indexedPaths
     }
 
     private let hasContainmentIndex: Bool
     private let searchIndexes: [SearchIndexInfo]
+    private let indexedPaths: Set<FieldPath>?
 
     private var compiler: QueryCompiler {
         var compiler = QueryCompiler(collection: collection, keyKind: { [keyKinds] in keyKinds[$0] })
         compiler.dialect = .postgres
         compiler.hasContainmentIndex = hasContainmentIndex
+        compiler.indexedPaths = indexedPaths
         compiler.searchIndexes = { [collection, searchIndexes] in $0 == collection ? searchIndexes : [] }
         return compiler
     }

@@ -26,6 +26,10 @@ struct ConditionCompiler {
     /// collection's documents (a pipeline stage after a join, group or select),
     /// where no search index can serve `matches`.
     var documentKey: SQLFragment? = "key"
+    /// On PostgreSQL, the fields the collection's indexes are on, or nil when
+    /// not known. A comparison on another field needs no terms an index could
+    /// serve, so an equality is jsonb's own alone (see ``postgresCompare``).
+    var indexedPaths: Set<FieldPath>?
 
     init(collection: String, keyKind: @escaping (String) throws -> KeyKind?, dialect: SQLDialect = .sqlite) {
         self.collection = collection
@@ -100,7 +104,12 @@ struct ConditionCompiler {
         case .double(let d) where d.isNaN:
             return op == .notEqual ? dialect.alwaysTrue : dialect.alwaysFalse  // NaN equals nothing and is not ordered
         default:
-            if dialect == .postgres { return postgresCompare(field, op, value) }
+            if dialect == .postgres {
+                // Only the collection's own documents (the first stage) can be
+                // on an index; nil: the indexes are not known here.
+                let indexed: Bool? = documentKey == nil ? false : indexedPaths.map { $0.contains(path) }
+                return postgresCompare(field, op, value, indexed: indexed)
+            }
             let (rank, binding) = Self.scalar(value)
             // The value test comes first: on a scan it is the cheap one that fails
             // for most rows, so SQLite skips the json_type of the rank. (An index on

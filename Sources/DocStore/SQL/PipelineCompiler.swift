@@ -83,6 +83,7 @@ struct PipelineCompiler {
         var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind, dialect: dialect)
         conditions.searchIndexes = compiler.searchIndexes
         conditions.documentKey = documentKey
+        conditions.indexedPaths = compiler.indexedPaths
         conditions.resolve = { [scope] in try scope.field($0) }
         if query.condition != .always { scope.conditions.append(try conditions.compile(query.condition)) }
         if let relevance = query.relevance {

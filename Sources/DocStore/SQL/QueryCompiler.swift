@@ -24,6 +24,8 @@ struct QueryCompiler {
     /// its documents), which conditions then help with implied containment
     /// terms (``ContainmentSQL``).
     var hasContainmentIndex = false
+    /// On PostgreSQL, the fields the collection's indexes are on (nil: unknown).
+    var indexedPaths: Set<FieldPath>?
 
     var table: String { quoteIdentifier(collection) }
 
@@ -31,6 +33,7 @@ struct QueryCompiler {
     func whereClause(_ query: DocumentQuery) throws -> SQLFragment {
         var compiler = ConditionCompiler(collection: collection, keyKind: keyKind, dialect: dialect)
         compiler.searchIndexes = searchIndexes
+        compiler.indexedPaths = indexedPaths
         let containment = hasContainmentIndex ? ContainmentSQL.terms(query.condition, body: "body") : []
         return " WHERE " + .joined(containment + [try compiler.compile(query.condition)], separator: " AND ")
     }

@@ -143,11 +143,11 @@ struct QueryExecutionTests {
     func explainShowsSQLBindingsAndPlan(backend: Backend) async throws {
         try await withPlayers(backend) { players, _ async throws in
             let explanation = try await players.explain(DocumentQuery(.compare(FieldPath("lastName"), .equal, "O'Neil")))
-            // PostgreSQL leads the test with jsonb's own equality, bound as JSON.
-            #expect(explanation.bindings == (backend == .sqlite ? [.text("O'Neil")] : [.text("\"O'Neil\""), .text("O'Neil")]))
+            // PostgreSQL compares a field no index is on with jsonb's own equality, bound as JSON.
+            #expect(explanation.bindings == (backend == .sqlite ? [.text("O'Neil")] : [.text("\"O'Neil\"")]))
             #expect(!explanation.sql.contains("O'Neil"))
             #expect(explanation.plan.contains { $0.contains(backend == .sqlite ? "SCAN" : "Seq Scan") })
-            #expect("\(explanation)".contains("bindings: ") && "\(explanation)".contains("\"O'Neil\""))
+            #expect("\(explanation)".contains("bindings: ") && "\(explanation)".contains("O'Neil"))
             #expect("\(explanation)".contains("plan:"))
         }
     }

@@ -80,6 +80,9 @@ public enum PostgresStoreSQL {
     /// The collections with an index on the document itself (containment).
     public static let containmentIndexed = "SELECT DISTINCT collection FROM \(indexTable) WHERE fields = '[[]]'::jsonb"
 
+    /// Every index's collection and fields (as JSON text).
+    public static let indexedFields = "SELECT collection, fields::text FROM \(indexTable)"
+
     /// Records an index's new fields after a rename (`$1` name, `$2` fields as JSON text).
     public static let moveIndex = "UPDATE \(indexTable) SET fields = CAST($2 AS jsonb) WHERE name = $1"
 
