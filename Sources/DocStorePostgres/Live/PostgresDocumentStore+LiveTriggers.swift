@@ -25,7 +25,8 @@ extension PostgresDocumentStore {
             let version = try await session.rows(PostgresStoreSQL.installedLiveTriggersVersion, [], collection: nil)
                 .first?.decode(String?.self)
             if version != PostgresStoreSQL.liveTriggersVersion {
-                for statement in PostgresStoreSQL.createLiveFunctions { try await session.rows(statement, [], collection: nil) }
+                let schema = try await session.rows(PostgresStoreSQL.currentSchema, [], collection: nil).first?.decode(String.self) ?? "public"
+                for statement in PostgresStoreSQL.createLiveFunctions(schema: schema) { try await session.rows(statement, [], collection: nil) }
             }
             for row in try await session.rows(PostgresStoreSQL.collectionsWithoutLiveTriggers, [], collection: nil) {
                 let name = try row.decode(String.self)
