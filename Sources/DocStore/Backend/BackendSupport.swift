@@ -180,6 +180,11 @@ extension BackendSupport {
         String(decoding: DocumentCodec.serialize(value), as: UTF8.self)
     }
 
+    /// A JSON value's compact text as UTF-8 bytes.
+    public static func serializedBytes(_ value: JSONValue) -> [UInt8] {
+        DocumentCodec.serialize(value)
+    }
+
     /// The statements creating an index on PostgreSQL (a btree on the terms the
     /// compiler compares and sorts by; a partial unique index beside it when unique).
     public static func postgresCreateIndex(_ index: IndexInfo) throws -> [String] {

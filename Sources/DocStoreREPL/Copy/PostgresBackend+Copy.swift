@@ -119,12 +119,13 @@ struct PostgresCollectionWriter: CollectionWriter {
         return try run { try await $0.collection(named: collection).delete(DocumentQuery()) }
     }
 
+    /// One `COPY … FROM STDIN` a page: the documents' JSON text as rows,
+    /// with no statement to parse and no Codable pass over each document.
     func insert(_ documents: [KeyedDocument]) throws {
         let collection = collection
-        let documents = documents.map { KeyedBody(id: $0.key, body: $0.document) }
+        let documents = documents.map { KeyedJSON(key: $0.key, document: $0.document) }
         try run { transaction in
-            let target = transaction.collection(KeyedBody.self, named: collection)
-            try await target.insert(contentsOf: documents)
+            try await transaction.collection(named: collection).copyIn(documents.map { ($0.key, $0.document) })
         }
     }
 
@@ -158,25 +159,8 @@ struct PostgresCollectionWriter: CollectionWriter {
     }
 }
 
-/// A document stored under a key of its own: the copy keeps each document's
-/// key whatever its `"id"` says (a model may code its id under another name).
-struct KeyedBody: Codable, Identifiable, Sendable {
-    var id: DocumentKey
-    var body: JSONValue
-
-    /// The body alone is the document.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(body)
-    }
-
-    init(id: DocumentKey, body: JSONValue) {
-        self.id = id
-        self.body = body
-    }
-
-    /// Never decoded: a copy reads documents as `JSONValue`s.
-    init(from decoder: any Decoder) throws {
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a copied document is written, never read as KeyedBody"))
-    }
+/// A page's document, as a `Sendable` value to hand to the transaction.
+private struct KeyedJSON: Sendable {
+    var key: DocumentKey
+    var document: JSONValue
 }

@@ -72,7 +72,6 @@ extension PostgresTests {
                 ("unique-index", try IndexSQL.postgresCreate(IndexInfo(name: "docstore_ix_2", collection: "people", fields: [FieldPath("retroID")], isUnique: true))[1]),
                 ("containment-index", try IndexSQL.postgresCreate(IndexInfo(name: "docstore_ix_3", collection: "batting", fields: [.root], isUnique: false))[0]),
                 ("insert", PostgresStoreSQL.insert("batting")),
-                ("insert-many", PostgresStoreSQL.insertMany("batting", keyKind: .integer)),
                 ("save", PostgresStoreSQL.save("batting")),
                 ("get", PostgresStoreSQL.get("batting")),
                 ("delete-key", PostgresStoreSQL.delete("batting")),

@@ -34,11 +34,11 @@ public enum PostgresStoreSQL {
         "INSERT INTO \(quoteIdentifier(collection)) (key, body) VALUES ($1, CAST($2 AS jsonb))"
     }
 
-    /// Inserts many documents in one statement (`$1` the keys, `$2` their JSON
-    /// texts, as arrays of the same length); fails on a taken key.
-    public static func insertMany(_ collection: String, keyKind: KeyKind) -> String {
-        let keys = keyKind == .integer ? "bigint[]" : "text[]"
-        return "INSERT INTO \(quoteIdentifier(collection)) (key, body) SELECT k, CAST(b AS jsonb) FROM unnest(CAST($1 AS \(keys)), CAST($2 AS text[])) AS u(k, b)"
+    /// The table name to hand postgres-nio's `copyFrom(table:)`, which writes
+    /// `COPY "<name>"` with the name as given: the collection's quoted
+    /// identifier without its outer quotes (inner quotes stay doubled).
+    public static func copyTableName(_ collection: String) -> String {
+        String(quoteIdentifier(collection).dropFirst().dropLast())
     }
 
     /// Inserts or replaces a document (`$1` key, `$2` JSON text).
