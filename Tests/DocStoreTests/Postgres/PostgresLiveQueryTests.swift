@@ -103,7 +103,7 @@ extension PostgresTests {
         /// updates by query, some rolled back) from another store: after each
         /// commit, the observed result is the fresh fetch.
         @Test func randomWritesKeepTheObservedResultEqualToAFreshFetch() async throws {
-            try await PostgresTests.withTwoStores { observing, writing, _ in
+            try await PostgresTests.withTwoStores { observing, writing, url in
                 let observed = observing.collection(Racer.self, named: "racers")
                 let written = writing.collection(Racer.self, named: "racers")
                 try await written.insert(contentsOf: Self.racers)
@@ -146,6 +146,10 @@ extension PostgresTests {
                 #expect(values[seen] == (try await fresh()))
                 try await Task.sleep(for: .milliseconds(200))
                 #expect(recorder.values.count == seen + 1, "one result per change, none more")
+                // Each transaction's commit mark was deleted at its commit (by
+                // its ctid), rolled back ones and savepoints included.
+                let marks = try PostgresTestServer.psql("SELECT 'marks=' || count(*) FROM docstore_live_commits", databaseURL: url)
+                #expect(marks.contains("marks=0"), "\(marks)")
             }
         }
     }

@@ -52,11 +52,13 @@ struct PostgresTestServer: Sendable {
 
     /// Runs SQL with `psql` in the database of a store made by
     /// ``freshDatabaseURL(_:)`` (to load bulk test data behind DocStore's back).
-    static func psql(_ sql: String, databaseURL: String) throws {
+    /// Runs `sql` with psql; returns what it printed.
+    @discardableResult
+    static func psql(_ sql: String, databaseURL: String) throws -> String {
         guard let server = current, let name = URLComponents(string: databaseURL)?.path.dropFirst() else {
             throw ServerError(message: "no PostgreSQL test server, or a URL without a database: \(databaseURL)")
         }
-        try run(script, ["psql", server.directory, String(name), sql])
+        return try run(script, ["psql", server.directory, String(name), sql])
     }
 
     struct ServerError: Error, CustomStringConvertible {
