@@ -45,33 +45,58 @@ extension PostgresCollection {
 /// Rows in `COPY`'s text format: the key, a tab, the JSON text, a newline;
 /// a backslash, tab, newline or carriage return in either is escaped (JSON
 /// text has backslashes in its escapes; a string key may hold anything).
+/// Written straight into the buffer postgres-nio sends, in runs between the
+/// bytes that need escaping.
 struct CopyTextRows {
-    private(set) var bytes: [UInt8] = []
+    private(set) var buffer = ByteBuffer()
 
-    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
+    mutating func reserveCapacity(_ count: Int) { buffer.reserveCapacity(count) }
 
-    mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
-
-    mutating func append(key: DocumentKey, json: some Sequence<UInt8>) {
-        switch key {
-        case .integer(let integer): bytes.append(contentsOf: String(integer).utf8)
-        case .string(let text): appendEscaped(text.utf8)
-        case .uuid(let uuid): bytes.append(contentsOf: uuid.uuidString.utf8)
-        }
-        bytes.append(UInt8(ascii: "\t"))
+    mutating func append(key: DocumentKey, json: String.UTF8View) {
+        appendKey(key)
         appendEscaped(json)
-        bytes.append(UInt8(ascii: "\n"))
+        buffer.writeInteger(UInt8(ascii: "\n"))
     }
 
-    private mutating func appendEscaped(_ text: some Sequence<UInt8>) {
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            default: bytes.append(byte)
-            }
+    mutating func append(key: DocumentKey, json: [UInt8]) {
+        appendKey(key)
+        json.withUnsafeBufferPointer { appendEscaped($0) }
+        buffer.writeInteger(UInt8(ascii: "\n"))
+    }
+
+    /// The key and the tab after it.
+    private mutating func appendKey(_ key: DocumentKey) {
+        switch key {
+        case .integer(let integer): buffer.writeString(String(integer))
+        case .string(let text): appendEscaped(text.utf8)
+        case .uuid(let uuid): buffer.writeString(uuid.uuidString)
         }
+        buffer.writeInteger(UInt8(ascii: "\t"))
+    }
+
+    private mutating func appendEscaped(_ text: String.UTF8View) {
+        if text.withContiguousStorageIfAvailable({ appendEscaped($0) }) != nil { return }
+        var copy = String(text)  // a bridged string: made native, in one piece
+        copy.makeContiguousUTF8()
+        _ = copy.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+    }
+
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in bytes.indices {
+            let escaped: UInt8
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+            case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+            case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+            case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+            default: continue
+            }
+            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index])))
+            buffer.writeInteger(UInt8(ascii: "\\"))
+            buffer.writeInteger(escaped)
+            runStart = index + 1
+        }
+        buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...])))
     }
 }

@@ -61,6 +61,17 @@ extension PipelineCompiler {
         switch (join.target, kind) {
         case (_, nil):
             scope.from += " LEFT JOIN (SELECT NULL::bigint AS key, NULL::jsonb AS body) AS \(alias) ON FALSE"
+        case (.key, .integer?):
+            // The field's number is read once, in a LATERAL subquery that
+            // OFFSET 0 keeps apart, then tested and cast. Inline, the join
+            // expression read and converted the field five times a row, and a
+            // hash join computes it twice (W9, 3 333 rows: 9.6 ms a query, 5.3
+            // so, 4 for the hand SQL, which assumes an integer). The key stays
+            // a plain value, so a selective join still seeks the primary key.
+            let number = "(CASE WHEN " + field.type + " = 'number' THEN CAST(" + field.value + " AS numeric) END)"
+            scope.from += " LEFT JOIN LATERAL (SELECT CASE WHEN n = trunc(n) AND n BETWEEN -9223372036854775808 AND 9223372036854775807"
+                + " THEN CAST(n AS bigint) END AS k FROM (SELECT " + number + " AS n OFFSET 0) AS n\(alias)) AS k\(alias) ON TRUE"
+            scope.from += " LEFT JOIN \(other) AS \(alias) ON \(alias).key = k\(alias).k"
         case (.key, let kind?):
             scope.from += " LEFT JOIN \(other) AS \(alias) ON \(alias).key = " + Self.postgresKey(field, kind: kind)
         case (.field(let path), _):
