@@ -16,7 +16,7 @@
 # documents) and imported into a file store with `docstore … .import` (untimed);
 # then, each into a fresh database of the same server, timed by /usr/bin/time:
 #   docstore  `docstore copy FILE postgres://…` (pages of 1 000 read from the
-#             file, inserted 1 000 to a statement, verified by count and checksum)
+#             file, sent as one COPY FROM STDIN a page, verified by count and checksum)
 #   psql      `\copy players(body) FROM 'players.ndjson'` into
 #             (key bigint GENERATED ALWAYS AS ((body ->> 'id')::bigint) STORED PRIMARY KEY, body jsonb)
 # DOCSTORE names the docstore binary (default .build/release/docstore), BENCH the
