@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresCollection {
     /// Inserts documents under their keys with one `COPY … FROM STDIN`, in the
-    /// caller's transaction: how `docstore copy` fills a collection. One
+    /// caller's transaction (or one of its own): how `docstore copy` fills a collection. One
     /// stream of rows rather than a statement of arrays: the server parses no
     /// statement and builds no arrays, and the live triggers fire once.
     ///
@@ -15,8 +15,9 @@ extension PostgresCollection {
     @_spi(Backends)
     public func copyIn(_ documents: [(key: DocumentKey, document: JSONValue)]) async throws {
         guard let first = documents.first else { return }
-        guard let transaction, case .transaction(let connection) = transaction.session else {
-            throw DocStoreError.missingKey(collection: name, reason: "copyIn runs in a transaction")
+        guard let transaction else {
+            // COPY's rows go in the caller's transaction, which checks them.
+            return try await store.transaction { try await within($0).copyIn(documents) }
         }
         let kind = try await ensureCollection(kind: first.key.kind)
         var rows = CopyTextRows()
@@ -26,7 +27,7 @@ extension PostgresCollection {
             try refuseNUL(in: json, key: key)
             rows.append(key: key, json: json)
         }
-        try await mappingUniqueViolation { try await copy(rows, on: connection) }
+        try await mappingUniqueViolation { try await copy(rows, on: transaction.connection) }
     }
 
     /// Sends rows with one `COPY "table" (key, body) FROM STDIN`.

@@ -80,11 +80,10 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
                 stored[index] = prepared.model
             }
         }
-        guard case .transaction(let connection) = transaction.session else { return ([], []) }
         for start in stride(from: 0, to: documents.keys.count, by: Self.insertBatchSize) {
             let batch = start..<min(start + Self.insertBatchSize, documents.keys.count)
             do {
-                try await transaction.savepoint { try await insertBatch(documents, batch, on: connection) }
+                try await transaction.savepoint { try await insertBatch(documents, batch, on: transaction.connection) }
             } catch {
                 for index in batch {
                     let key = documents.keys[index]

@@ -7,6 +7,8 @@ import Synchronization
 /// ``PostgresDocumentStore/transaction(_:)``'s closure.
 public final class PostgresTransaction: Sendable {
     let store: PostgresDocumentStore
+    /// The transaction's connection (`COPY` runs on it directly).
+    let connection: PostgresConnection
     let session: PostgresSession
     /// Collections created or dropped in the transaction: the store's catalog
     /// learns them only when it commits.
@@ -14,6 +16,7 @@ public final class PostgresTransaction: Sendable {
 
     init(store: PostgresDocumentStore, connection: PostgresConnection) {
         self.store = store
+        self.connection = connection
         session = .transaction(connection)
     }
 
