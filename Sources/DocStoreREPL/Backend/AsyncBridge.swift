@@ -47,6 +47,10 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let outcome = Mutex<Result<Void, any Error>?>(nil)
     private let commits = Atomic<Bool>(false)
+    /// The call ``submit(_:)`` posted and no one has waited for yet.
+    private let submitted = Mutex<(done: DispatchSemaphore, result: ResultBox<Void>)?>(nil)
+    /// A submitted call's failure: the transaction never commits after one.
+    private let submitFailure = Mutex<(any Error)?>(nil)
 
     /// Starts the transaction: `begin` runs its body inside a transaction, which
     /// commits when the body returns and rolls back when it throws.
@@ -72,8 +76,10 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
         }
     }
 
-    /// Runs `work` in the transaction and waits for its result.
+    /// Runs `work` in the transaction and waits for its result (and first for
+    /// a submitted call's, whose failure it throws).
     func run<Value: Sendable>(_ work: @escaping @Sendable (Transaction) async throws -> Value) throws -> Value {
+        try settle()
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox<Value>()
         mailbox.post { transaction in
@@ -89,9 +95,46 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
         return try value.get()
     }
 
+    /// Posts `work` and returns without waiting for it to run, once the call
+    /// submitted before it has ended: the caller prepares its next call while
+    /// this one runs (a copy reads its next page from the source while the
+    /// server stores the last). At most one call is in flight, so memory stays
+    /// bounded. Its failure is thrown by the next `submit`, `run` or `commit`,
+    /// and the transaction then never commits.
+    func submit(_ work: @escaping @Sendable (Transaction) async throws -> Void) throws {
+        try settle()
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox<Void>()
+        mailbox.post { transaction in
+            if let transaction {
+                do { result.set(.success(try await work(transaction))) } catch { result.set(.failure(error)) }
+            } else {
+                result.set(.failure(CommandError("the transaction had already ended")))
+            }
+            done.signal()
+        }
+        submitted.withLock { $0 = (done, result) }
+    }
+
+    /// Waits for the submitted call, if any; throws its failure (and any
+    /// earlier one again).
+    private func settle() throws {
+        if let failure = submitFailure.withLock({ $0 }) { throw failure }
+        guard let call = submitted.withLock({ pending in defer { pending = nil }; return pending }) else { return }
+        call.done.wait()
+        do {
+            try call.result.get()?.get()
+        } catch {
+            submitFailure.withLock { $0 = error }
+            throw error
+        }
+    }
+
     /// Commits what the calls wrote; throws when the commit (or the
-    /// transaction's start) failed, in which case nothing was written.
+    /// transaction's start, or a submitted call) failed, in which case nothing
+    /// was written (the caller then rolls back).
     func commit() throws {
+        try settle()
         commits.store(true, ordering: .releasing)
         try end()
     }

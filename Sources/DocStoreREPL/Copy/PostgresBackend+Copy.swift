@@ -121,11 +121,18 @@ struct PostgresCollectionWriter: CollectionWriter {
 
     /// One `COPY … FROM STDIN` a page: the documents' JSON text as rows,
     /// with no statement to parse and no Codable pass over each document.
+    /// Submitted, not waited for: the copy reads the next page from the source
+    /// while this one is written and stored (a failure stops the copy at its
+    /// next call, and the collection's transaction rolls back).
     func insert(_ documents: [KeyedDocument]) throws {
         let collection = collection
         let documents = documents.map { KeyedJSON(key: $0.key, document: $0.document) }
-        try run { transaction in
-            try await transaction.collection(named: collection).copyIn(documents.map { ($0.key, $0.document) })
+        do {
+            try held.submit { transaction in
+                try await transaction.collection(named: collection).copyIn(documents.map { ($0.key, $0.document) })
+            }
+        } catch let error as PostgresStoreError {
+            throw PostgresFailure(error)
         }
     }
 
