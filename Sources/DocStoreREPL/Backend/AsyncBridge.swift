@@ -80,16 +80,7 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
     /// a submitted call's, whose failure it throws).
     func run<Value: Sendable>(_ work: @escaping @Sendable (Transaction) async throws -> Value) throws -> Value {
         try settle()
-        let done = DispatchSemaphore(value: 0)
-        let result = ResultBox<Value>()
-        mailbox.post { transaction in
-            if let transaction {
-                do { result.set(.success(try await work(transaction))) } catch { result.set(.failure(error)) }
-            } else {
-                result.set(.failure(CommandError("the transaction had already ended")))
-            }
-            done.signal()
-        }
+        let (done, result) = post(work)
         done.wait()
         guard let value = result.get() else { throw CommandError("internal error: a transaction call ended without a result") }
         return try value.get()
@@ -103,8 +94,17 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
     /// and the transaction then never commits.
     func submit(_ work: @escaping @Sendable (Transaction) async throws -> Void) throws {
         try settle()
+        let call = post(work)
+        submitted.withLock { $0 = call }
+    }
+
+    /// Posts `work` to the transaction's task: `done` is signalled once
+    /// `result` holds its outcome.
+    private func post<Value: Sendable>(
+        _ work: @escaping @Sendable (Transaction) async throws -> Value
+    ) -> (done: DispatchSemaphore, result: ResultBox<Value>) {
         let done = DispatchSemaphore(value: 0)
-        let result = ResultBox<Void>()
+        let result = ResultBox<Value>()
         mailbox.post { transaction in
             if let transaction {
                 do { result.set(.success(try await work(transaction))) } catch { result.set(.failure(error)) }
@@ -113,7 +113,7 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
             }
             done.signal()
         }
-        submitted.withLock { $0 = (done, result) }
+        return (done, result)
     }
 
     /// Waits for the submitted call, if any; throws its failure (and any
