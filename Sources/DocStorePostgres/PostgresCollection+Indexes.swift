@@ -58,15 +58,20 @@ extension PostgresCollection {
     /// Drops the index on exactly these fields. Returns whether there was one.
     @discardableResult
     public func dropIndex(on fields: [FieldPath]) async throws -> Bool {
-        try await inSchemaTransaction { session in
-            guard let index = try await indexes(in: session).first(where: { $0.fields == fields }) else { return false }
+        let remaining: Set<FieldPath>? = try await inSchemaTransaction { session in
+            guard let index = try await indexes(in: session).first(where: { $0.fields == fields }) else { return nil }
             try await session.rows(PostgresStoreSQL.forgetIndex, [.text(index.name)], collection: name)
             for pgName in BackendSupport.postgresIndexNames(index.name) {
                 try await session.rows(PostgresStoreSQL.dropIndex(pgName), [], collection: name)
             }
             if fields == [.root] { store.containmentIndexed.withLock { _ = $0.remove(name) } }
-            return true
+            return Set(try await indexes(in: session).flatMap(\.fields))
         }
+        guard let remaining else { return false }
+        // The fields still indexed: a field whose last index went compares by
+        // jsonb's `=` again (see indexedPaths). Set once the drop has run.
+        store.indexedPaths.withLock { $0[name] = remaining }
+        return true
     }
 
     /// The collection's indexes, in the order they were created.
