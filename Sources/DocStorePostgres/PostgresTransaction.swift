@@ -9,7 +9,8 @@ public final class PostgresTransaction: Sendable {
     let store: PostgresDocumentStore
     /// The transaction's connection (`COPY` runs on it directly).
     let connection: PostgresConnection
-    let session: PostgresSession
+    /// Where the transaction's statements run: its connection.
+    var session: PostgresSession { .transaction(connection) }
     /// Collections created or dropped in the transaction: the store's catalog
     /// learns them only when it commits.
     private let changes = Mutex<[String: KeyKind?]>([:])
@@ -17,7 +18,6 @@ public final class PostgresTransaction: Sendable {
     init(store: PostgresDocumentStore, connection: PostgresConnection) {
         self.store = store
         self.connection = connection
-        session = .transaction(connection)
     }
 
     /// The collection of `Model` documents named `name`, in this transaction.

@@ -177,7 +177,7 @@ extension BackendSupport {
 
     /// A JSON value's compact text.
     public static func serialize(_ value: JSONValue) -> String {
-        String(decoding: DocumentCodec.serialize(value), as: UTF8.self)
+        String(decoding: serializedBytes(value), as: UTF8.self)
     }
 
     /// A JSON value's compact text as UTF-8 bytes.
