@@ -32,6 +32,7 @@ extension DocumentCollection where Model == JSONValue {
             try store.writeAccess { db in
                 try store.withinTransaction(db) {
                     var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
+                    defer { statements.recordInserts(in: db, to: store.changeTracker) }
                     var info = try store.knownCollection(named: name, in: db)
                     var keys: [DocumentKey] = []
                     keys.reserveCapacity(documents.count)
@@ -72,7 +73,7 @@ extension DocumentCollection where Model == JSONValue {
             statement.bindStatic(bytes, at: 2)
             try step(statement, key: key, in: db)
         }
-        if statements.recordsChanges { store.changeTracker.record(.inserted(key, text, in: name), in: db) }
+        statements.noteInsert(key, text, in: name)
         if case .integer(let value) = key, let largest = statements.largestKey, value > largest {
             statements.largestKey = value  // generated keys of this call go past it
         }

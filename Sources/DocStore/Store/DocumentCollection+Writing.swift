@@ -177,6 +177,7 @@ extension DocumentCollection {
         let givenKey = keyOf?(model)
         return try ensuringCollection(keyKind: givenKey?.kind ?? .integer, in: db, forceTransaction: assignKey != nil && givenKey == nil) { info in
             var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
+            defer { statements.recordInserts(in: db, to: store.changeTracker) }
             var inserted: (key: DocumentKey, model: Model)?
             try insert(model, givenKey: givenKey, into: info, in: db, statements: &statements) { inserted = ($0, $1) }
             guard let inserted else { throw DocStoreError.missingKey(collection: name, reason: "the document was not inserted") }
@@ -201,6 +202,7 @@ extension DocumentCollection {
     ) throws where Models.Element == Model {
         var info: CollectionInfo?
         var statements = InsertStatements(recordsChanges: store.changeTracker.isObserved(name))
+        defer { statements.recordInserts(in: db, to: store.changeTracker) }
         // Walked as an array, by index: a generic sequence's iterator is called
         // through its protocol for every document (an array, the usual batch,
         // isn't copied).
@@ -230,6 +232,28 @@ extension DocumentCollection {
         /// Whether the inserts are recorded for observers; decided once a call
         /// (observers are added between transactions).
         let recordsChanges: Bool
+        /// The inserts made and not yet handed to the change tracker: the call
+        /// hands them over at its end, also when it throws (those before the
+        /// failure were made), in one lock rather than one a document.
+        var inserts: [RecordedWrite] = []
+
+        /// Notes an insert made, when inserts are recorded.
+        mutating func noteInsert(_ key: DocumentKey, _ text: UnsafeRawBufferPointer, in collection: String) {
+            if recordsChanges { inserts.append(.inserted(key, Array(text), in: collection)) }
+        }
+
+        /// Notes an insert made from text the caller already holds as an array.
+        mutating func noteInsert(_ key: DocumentKey, _ text: [UInt8], in collection: String) {
+            if recordsChanges { inserts.append(.inserted(key, text, in: collection)) }
+        }
+
+        /// Hands the inserts noted so far to `tracker`.
+        mutating func recordInserts(in db: Database, to tracker: ChangeTracker) {
+            guard !inserts.isEmpty else { return }
+            let handed = inserts
+            inserts = []
+            tracker.record(batch: consume handed, in: db)
+        }
     }
 
     /// Inserts one model and hands `inserted` its key and the model as stored
@@ -263,9 +287,7 @@ extension DocumentCollection {
         try ModelCoding.withEncoded(model, encoder: statements.encoder, encoding: statements.encoding, collection: name, key: nil) {
             statement.bindStatic($0, at: 1)
             try step(statement, key: nil, in: db)
-            if statements.recordsChanges {
-                store.changeTracker.record(.inserted(.integer(db.lastInsertedRowID), Array($0), in: name), in: db)
-            }
+            statements.noteInsert(.integer(db.lastInsertedRowID), $0, in: name)
         }
         statements.largestKey = db.lastInsertedRowID
         inserted(.integer(db.lastInsertedRowID), model)
@@ -300,11 +322,10 @@ extension DocumentCollection {
         // capturing `self`: that copied the collection (its name, closures and
         // SQL texts, each retained) into a new box for every document.
         let name = name, path = store.path
-        let tracker = statements.recordsChanges ? store.changeTracker : nil
         func write(_ bytes: UnsafeRawBufferPointer) throws {
             statement.bindStatic(bytes, at: 2)
             try Self.step(statement, key: key, in: db, collection: name, path: path)
-            tracker?.record(.inserted(key, Array(bytes), in: name), in: db)
+            statements.noteInsert(key, bytes, in: name)
         }
         if let json {
             try json.withUnsafeBytes(write)

@@ -50,6 +50,39 @@ struct ChangeStreamTests {
         #expect(Set(try #require(try await changes.next()).deleted) == Set(Self.keys(2, 3)))
     }
 
+    /// A batch insert hands its writes to the change tracker at its end, in one
+    /// piece: they must keep their place among the transaction's other writes,
+    /// and a batch that failed (its savepoint rolled back) must report nothing.
+    @Test func batchInsertsAmongOtherWritesAndAFailedBatch() async throws {
+        let store = try DocumentStore.inMemory()
+        let players = store.collection(Player.self)
+        var changes = players.changes(includingDocuments: true).makeAsyncIterator()
+        // A new collection: the first document creates it, the others follow as a batch.
+        try await players.insert(contentsOf: (1...50).map { Self.player($0) })
+        let created = try #require(try await changes.next())
+        #expect(created.inserted == (1...50).map { DocumentKey.integer(Int64($0)) })
+
+        try await store.write { _ in
+            try players.insert(Self.player(90))
+            try players.delete(1)
+            try players.delete(3)  // then inserted again by a batch: updated
+            // Fails at its third document (key 2 exists): the two before it go too.
+            #expect(throws: DocStoreError.self) {
+                try players.insert(contentsOf: [Self.player(60), Self.player(61), Self.player(2)])
+            }
+            try players.insert(contentsOf: [Self.player(3, team: 2)] + (70...72).map { Self.player($0) })
+            try players.update(70) { $0.number = 700 }
+            try players.delete(90)
+        }
+        let change = try #require(try await changes.next())
+        #expect(change.inserted == Self.keys(70, 71, 72), "90 was inserted then deleted; 60 and 61 rolled back")
+        #expect(change.deleted == Self.keys(1))
+        #expect(change.updated == Self.keys(3), "deleted, then inserted by the batch")
+        #expect(change.documents[.integer(3)]?.teamId == 2)
+        #expect(change.documents[.integer(70)]?.number == 700)
+        #expect(try await players.get(60) == nil)
+    }
+
     @Test func otherCollectionsAndDroppedCollections() async throws {
         let store = try DocumentStore.inMemory()
         let players = store.collection(Player.self)
