@@ -12,32 +12,52 @@ import GRDB
 /// exist yet finds nothing. All methods throw ``DocStoreError`` for store
 /// failures and rethrow what your own closures throw.
 public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
+    /// What the collection is, in one reference: a collection is copied into
+    /// every closure and task that uses it, and as separate members (a dozen SQL
+    /// texts among them) each copy retained and released them one by one, a
+    /// tenth of an async `get`'s time.
+    private let core: Core
+
     /// The collection's name.
-    public let name: String
-    let store: DocumentStore
+    public var name: String { core.name }
+    var store: DocumentStore { core.store }
     /// Extracts a model's key; nil when keys are generated. A pure function of the
     /// model; it is not `@Sendable` only because it captures `Model`'s metatype,
     /// which is why the collection is `@unchecked Sendable`: its other members are.
-    let keyOf: ((Model) -> DocumentKey?)?
+    var keyOf: ((Model) -> DocumentKey?)? { core.keyOf }
     /// Writes a generated key into a document whose `keyOf` is nil (an untyped
     /// document without `"id"`, a model whose optional `id` is nil) and returns
     /// the document as stored, with its JSON text when already encoded. Nil when
     /// keys are never written into documents.
-    let assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))?
+    var assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))? { core.assignKey }
     /// Why this collection can't be used, thrown by every operation: a default
     /// name another type already uses, or a generic type's (see
     /// `DocumentStore.collection(_:named:)`).
-    let nameProblem: DocStoreError?
-    let sql: CollectionSQL
+    var nameProblem: DocStoreError? { core.nameProblem }
+    var sql: CollectionSQL { core.sql }
+
+    private final class Core: @unchecked Sendable {
+        let name: String
+        let store: DocumentStore
+        let keyOf: ((Model) -> DocumentKey?)?
+        let assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))?
+        let nameProblem: DocStoreError?
+        let sql: CollectionSQL
+
+        init(name: String, store: DocumentStore, keyOf: ((Model) -> DocumentKey?)?,
+             assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))?, nameProblem: DocStoreError?) {
+            self.name = name
+            self.store = store
+            self.keyOf = keyOf
+            self.assignKey = assignKey
+            self.nameProblem = nameProblem
+            self.sql = CollectionSQL(collection: name)
+        }
+    }
 
     init(store: DocumentStore, name: String, keyOf: ((Model) -> DocumentKey?)?,
          assignKey: ((Model, DocumentKey) throws -> (model: Model, json: [UInt8]?))? = nil, nameProblem: DocStoreError? = nil) {
-        self.store = store
-        self.name = name
-        self.keyOf = keyOf
-        self.assignKey = assignKey
-        self.nameProblem = nameProblem
-        self.sql = CollectionSQL(collection: name)
+        core = Core(name: name, store: store, keyOf: keyOf, assignKey: assignKey, nameProblem: nameProblem)
     }
 
     /// Runs one operation of this collection: throws the collection's name
