@@ -171,12 +171,17 @@ extension QueryPipeline {
             default:
                 guard let a = l?.numberValue, let b = r?.numberValue,
                       JSONRank(l) == .number, JSONRank(r) == .number else { return nil }
+                let result: Double
                 switch op {
-                case .add: return .double(a + b)
-                case .subtract: return .double(a - b)
-                case .multiply: return .double(a * b)
-                case .divide: return b == 0 ? nil : .double(a / b)
+                case .add: result = a + b
+                case .subtract: result = a - b
+                case .multiply: result = a * b
+                case .divide:
+                    if b == 0 { return nil }
+                    result = a / b
                 }
+                // PostgreSQL's numeric, which a computed real becomes, has no -0.
+                return JSONOrder.reading == .postgres ? positiveZero(.double(result)) : .double(result)
             }
         }
     }

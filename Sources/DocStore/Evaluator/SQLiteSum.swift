@@ -1,30 +1,45 @@
-/// The sum or average of numbers as SQLite's `sum`/`avg` compute them, in the
-/// values' order: exact 64-bit integers until a real appears, then doubles (a
-/// number beyond Int64 and Double counts as its nearest double). Other values are
-/// skipped. Single aggregates and group aggregates both compute it here.
+/// The sum or average of numbers as the database being mirrored computes them
+/// (see ``QueryReading``), in the values' order. Other values are skipped.
+/// Single aggregates and group aggregates both compute it here.
+///
+/// - SQLite's `sum`: exact 64-bit integers until a real appears (an overflow
+///   before then is an error), else the doubles added one by one (a number
+///   beyond Int64 and Double counts as its nearest double). Its `avg`: that
+///   running double total over the count; an integer overflow doesn't stop it.
+/// - PostgreSQL's, as DocStore compiles them: integers alone stay integers;
+///   otherwise the exact decimal total rounded to a double once, as is the
+///   average's total.
 enum SQLiteSum {
     static func of(_ values: some Sequence<JSONValue>, average: Bool) throws(AggregateOverflow) -> JSONValue {
         var integer: Int64 = 0, real = 0.0, approximate = false, count = 0
+        var exact: ExactDecimalSum? = JSONOrder.reading == .postgres ? ExactDecimalSum() : nil
         for value in values {
             switch value {
             case .integer(let i):
                 real += Double(i)
+                exact?.add(String(i))
                 if !approximate {
                     let (sum, overflow) = integer.addingReportingOverflow(i)
-                    if overflow { throw AggregateOverflow() }
+                    if overflow {
+                        guard average else { throw AggregateOverflow() }
+                        approximate = true
+                    }
                     integer = sum
                 }
             case .double(let d):
                 real += d
+                exact?.add(d.description)
                 approximate = true
             case .exactNumber(let number):
                 real += number.doubleValue
+                exact?.add(number.text)
                 approximate = true
             default:
                 continue
             }
             count += 1
         }
+        if let exact { real = exact.doubleValue }
         if average { return count == 0 ? .null : .double(real / Double(count)) }
         return approximate ? .double(real) : .integer(integer)
     }
