@@ -8,11 +8,22 @@ struct ExactDecimalSum {
     private var positive: [UInt8] = []
     private var negative: [UInt8] = []
     private var exponent: Int?
+    /// False once a term couldn't be added exactly (not a number, or an
+    /// exponent so far out that its digits would take megabytes): the caller
+    /// then falls back to adding doubles.
+    private(set) var isExact = true
 
-    /// Adds a number written as JSON writes it (`-12`, `13.88`, `5.4e-20`);
-    /// text that isn't a number is ignored.
+    /// The furthest exponent added exactly: doubles reach 10^±324; this is
+    /// for numbers written by hand.
+    static let exponentLimit = 10_000
+
+    /// Adds a number written as JSON writes it (`-12`, `13.88`, `5.4e-20`).
     mutating func add(_ text: String) {
-        guard let (isNegative, digits, termExponent) = Self.parse(text) else { return }
+        guard isExact, let (isNegative, digits, termExponent) = Self.parse(text),
+              abs(termExponent) <= Self.exponentLimit else {
+            isExact = false
+            return
+        }
         var term = digits
         if let exponent, termExponent > exponent {
             term.insert(contentsOf: repeatElement(0, count: termExponent - exponent), at: 0)

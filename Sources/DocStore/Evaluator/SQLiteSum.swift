@@ -39,7 +39,7 @@ enum SQLiteSum {
             }
             count += 1
         }
-        if let exact { real = exact.doubleValue }
+        if let exact, exact.isExact { real = exact.doubleValue }
         if average { return count == 0 ? .null : .double(real / Double(count)) }
         return approximate ? .double(real) : .integer(integer)
     }

@@ -47,6 +47,19 @@ struct AggregateSumTests {
     func exactDecimalSums(terms: [String], expected: Double) {
         var sum = ExactDecimalSum()
         for term in terms { sum.add(term) }
+        #expect(sum.isExact)
         #expect(sum.doubleValue == expected)
+    }
+
+    /// A number written by hand with a huge exponent isn't spelled out in
+    /// digits: the sum says it isn't exact, and the caller adds doubles.
+    @Test func aHugeExponentIsNotSpelledOut() throws {
+        var sum = ExactDecimalSum()
+        sum.add("1")
+        sum.add("1e999999999")
+        #expect(!sum.isExact)
+        let values: [JSONValue] = [1, .exactNumber(try #require(JSONNumberLiteral("1e999999999"))), 0.5]
+        let total = try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of(values, average: false) }
+        #expect(total == .double(.infinity))
     }
 }
