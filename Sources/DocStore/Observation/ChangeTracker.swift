@@ -94,8 +94,8 @@ final class ChangeTracker: Sendable {
         publish(CommittedWrites(writes: [], mayHaveChangedAnything: true))
     }
 
-    /// Records a batch insert's writes, as ``record(_:in:)-(some Collection<RecordedWrite>,_)``
-    /// does, keeping the array given (pass it with `consume`): its elements
+    /// Records a batch insert's writes as `record(_:in:)` records writes,
+    /// keeping the array given (pass it with `consume`): its elements
     /// aren't copied one by one into the transaction's list and then released by
     /// the caller, which cost a tenth of an observed insert's time.
     func record(batch: consuming [RecordedWrite], in db: Database) {

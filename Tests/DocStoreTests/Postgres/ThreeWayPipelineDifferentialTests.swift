@@ -13,10 +13,12 @@ extension PostgresTests {
     struct ThreeWayPipelineDifferentialTests {
         static var seeds: [UInt64] {
             if let text = ProcessInfo.processInfo.environment["DOCSTORE_SEED"], let seed = UInt64(text) { return [seed] }
-            return [31, 32]
+            // 202 and 505 found PostgreSQL's -0 and exact sums missing from the
+            // evaluator's reading of it.
+            return [31, 32, 202, 505]
         }
 
-        /// Grouped pipelines per seed (two seeds: at least 200 per run).
+        /// Grouped pipelines per seed (four seeds: 480 per run, at least 200).
         static let groupedPerSeed = 120
 
         @Test("at least 200 random grouped pipelines per run give the same rows in the same order", arguments: seeds)

@@ -9,7 +9,8 @@ struct DifferentialTests {
     /// Seeds to run; `DOCSTORE_SEED=<n>` replays one.
     static var seeds: [UInt64] {
         if let text = ProcessInfo.processInfo.environment["DOCSTORE_SEED"], let seed = UInt64(text) { return [seed] }
-        return [1, 2, 3]
+        // 101 found an average the evaluator failed where SQLite's avg goes on.
+        return [1, 2, 3, 101]
     }
 
     struct Fixture {
