@@ -1,4 +1,5 @@
 import DocStore
+import Foundation
 import Testing
 @testable import DocStoreREPL
 
@@ -37,7 +38,9 @@ struct ParserFuzzTests {
     /// thousand times: parsing must return a command or an error located inside
     /// the input, and never trap.
     @Test func mutationsNeverTrap() {
-        var generator = SeededGenerator(state: 0xD0C5_702E)
+        // `DOCSTORE_SEED=<n>` runs another sequence of mutations.
+        let seed = ProcessInfo.processInfo.environment["DOCSTORE_SEED"].flatMap(UInt64.init) ?? 0xD0C5_702E
+        var generator = SeededGenerator(state: seed)
         var errors = 0
         for iteration in 0..<4000 {
             var characters = Array(Self.seeds[iteration % Self.seeds.count])
