@@ -40,7 +40,13 @@ struct ObservationDifferentialTests {
         }
     }
 
-    @Test(arguments: [UInt64(1), 2, 3, 4])
+    /// Seeds to run; `DOCSTORE_SEED=<n>` replays one.
+    static var seeds: [UInt64] {
+        if let text = ProcessInfo.processInfo.environment["DOCSTORE_SEED"], let seed = UInt64(text) { return [seed] }
+        return [1, 2, 3, 4]
+    }
+
+    @Test(arguments: seeds)
     func liveResultsAndChangeSetsFollowRandomWrites(seed: UInt64) async throws {
         let (path, directory) = try temporaryStorePath()
         defer { try? FileManager.default.removeItem(at: directory) }
