@@ -42,13 +42,28 @@ struct ExactDecimalSum {
     /// The sum, rounded to the nearest double (as PostgreSQL casts `numeric` to
     /// `double precision`: through its text, correctly rounded).
     var doubleValue: Double {
+        guard let (sign, digits, exponent) = total else { return 0 }
+        return Double(sign + digits + "e" + String(exponent)) ?? 0
+    }
+
+    /// The sum when it is a whole number within Int64 (integers added, as
+    /// PostgreSQL adds a `bigint` column's values exactly and fails only on the
+    /// total), else nil.
+    var int64Value: Int64? {
+        guard let (sign, digits, exponent) = total else { return 0 }
+        guard exponent >= 0, exponent <= 19 else { return nil }
+        return Int64(sign + digits + String(repeating: "0", count: exponent))
+    }
+
+    /// The sum's sign, digits and exponent; nil when it is zero.
+    private var total: (sign: String, digits: String, exponent: Int)? {
         let isNegative = Self.isLess(positive, than: negative)
         var magnitude = isNegative ? negative : positive
         Self.subtract(isNegative ? positive : negative, from: &magnitude)
         while magnitude.last == 0 { magnitude.removeLast() }
-        guard !magnitude.isEmpty, let exponent else { return 0 }
+        guard !magnitude.isEmpty, let exponent else { return nil }
         let digits = String(decoding: magnitude.reversed().map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
-        return Double((isNegative ? "-" : "") + digits + "e" + String(exponent)) ?? 0
+        return (isNegative ? "-" : "", digits, exponent)
     }
 
     /// Sign, digits (least significant first) and exponent of a decimal number.

@@ -6,13 +6,15 @@
 ///   before then is an error), else the doubles added one by one (a number
 ///   beyond Int64 and Double counts as its nearest double). Its `avg`: that
 ///   running double total over the count; an integer overflow doesn't stop it.
-/// - PostgreSQL's, as DocStore compiles them: integers alone stay integers;
-///   otherwise the exact decimal total rounded to a double once, as is the
-///   average's total.
+/// - PostgreSQL's, as DocStore compiles them: integers alone stay integers,
+///   added exactly, an error only when the total doesn't fit Int64 (not when
+///   the running total passes it on the way); otherwise the exact decimal total
+///   rounded to a double once, as is the average's total.
 enum SQLiteSum {
     static func of(_ values: some Sequence<JSONValue>, average: Bool) throws(AggregateOverflow) -> JSONValue {
         var integer: Int64 = 0, real = 0.0, approximate = false, count = 0
         var exact: ExactDecimalSum? = JSONOrder.reading == .postgres ? ExactDecimalSum() : nil
+        var passedInt64 = false
         for value in values {
             switch value {
             case .integer(let i):
@@ -21,8 +23,13 @@ enum SQLiteSum {
                 if !approximate {
                     let (sum, overflow) = integer.addingReportingOverflow(i)
                     if overflow {
-                        guard average else { throw AggregateOverflow() }
-                        approximate = true
+                        if average {
+                            approximate = true
+                        } else if exact == nil {
+                            throw AggregateOverflow()  // SQLite's sum fails there and then
+                        } else {
+                            passedInt64 = true  // PostgreSQL's total decides
+                        }
                     }
                     integer = sum
                 }
@@ -41,6 +48,11 @@ enum SQLiteSum {
         }
         if let exact, exact.isExact { real = exact.doubleValue }
         if average { return count == 0 ? .null : .double(real / Double(count)) }
-        return approximate ? .double(real) : .integer(integer)
+        if approximate { return .double(real) }
+        if passedInt64 {
+            guard let total = exact?.int64Value else { throw AggregateOverflow() }
+            return .integer(total)
+        }
+        return .integer(integer)
     }
 }

@@ -35,6 +35,19 @@ struct AggregateSumTests {
         #expect(average == .double(1.3 / 3))
     }
 
+    /// Integers whose running total passes Int64 on the way: SQLite's `sum`
+    /// fails; PostgreSQL's exact total fits, and is the answer (checked in the
+    /// REPL on both); past Int64 in the end, both fail.
+    @Test func integersPassingInt64OnTheWay() throws {
+        let values: [JSONValue] = [.integer(.max), 1, -1]
+        #expect(throws: AggregateOverflow.self) { try SQLiteSum.of(values, average: false) }
+        let postgres = try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of(values, average: false) }
+        #expect(postgres == .integer(.max))
+        #expect(throws: AggregateOverflow.self) {
+            try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of([.integer(.max), 1], average: false) }
+        }
+    }
+
     @Test(arguments: [
         (["0.1", "0.2"], 0.3),
         (["1e300", "-1e300", "1e-300"], 1e-300),
