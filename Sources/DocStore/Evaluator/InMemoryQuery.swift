@@ -107,7 +107,7 @@ extension DocumentQuery {
             return best ?? .null
         case .sum, .average:
             let isAverage = if case .average = aggregate { true } else { false }
-            return try SQLiteSum.of(values.compactMap { $0 }, average: isAverage)
+            return try MirroredSum.of(values.compactMap { $0 }, average: isAverage)
         case .distinct, .countBy:
             let ordered = values.sorted { JSONOrder.compare($0, $1) == .orderedAscending }
             var groups: [(value: JSONValue, count: Int)] = []

@@ -122,7 +122,7 @@ extension QueryPipeline {
             return .integer(Int64(distinct))
         case .sum, .average:
             let isAverage = if case .average = aggregate { true } else { false }
-            return try SQLiteSum.of(present, average: isAverage)
+            return try MirroredSum.of(present, average: isAverage)
         case .min, .max:
             let isMin = if case .min = aggregate { true } else { false }
             let best = present.reduce(nil as JSONValue?) { best, value in

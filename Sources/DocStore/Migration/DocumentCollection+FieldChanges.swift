@@ -160,8 +160,9 @@ extension DocumentCollection {
                 updated.append(RecordedWrite(collection: name, kind: .update, key: row.key(at: 0, kind: info.keyKind),
                                              old: .unknown, new: .stored(Array(row.bytes(at: 1))), changedPaths: paths))
             }
-            for write in updated { store.changeTracker.record(write, in: db) }
-            return updated.count
+            let count = updated.count
+            store.changeTracker.record(batch: consume updated, in: db)
+            return count
         } catch let failure as SQLiteFailure where failure.isUniqueViolation {
             throw uniqueViolation(failure, key: nil, in: db)
         }

@@ -50,27 +50,41 @@ final class ChangeTracker: Sendable {
 
     /// Records a write that has just succeeded on `db`'s connection.
     func record(_ write: RecordedWrite, in db: Database) {
-        record(CollectionOfOne(write), in: db)
+        record(batch: [write], in: db)
     }
 
     /// Records writes that have just succeeded on `db`'s connection, in the order
-    /// they were made: a batch insert hands its documents over at once, one lock
-    /// rather than one a document.
-    func record(_ writes: some Collection<RecordedWrite>, in db: Database) {
-        guard !writes.isEmpty else { return }
+    /// they were made, keeping the array given (pass it with `consume`): a batch
+    /// insert or an update by query hands its writes over at once, in one lock,
+    /// its elements moved rather than copied one by one and then released.
+    func record(batch: consuming [RecordedWrite], in db: Database) {
+        guard !batch.isEmpty else { return }
         // `sqlite3_get_autocommit` itself: GRDB's `isInsideTransaction` first
         // checks the calling queue (`dispatch_get_specific`, which locks), a
         // tenth of an observed insert's time when called for each document.
         guard sqlite3_get_autocommit(db.sqliteConnection) == 0 else {
             // Each write in autocommit mode was a commit of its own.
-            for write in writes { publish(CommittedWrites(writes: [write])) }
+            for write in batch { publish(CommittedWrites(writes: [write])) }
             return
         }
+        var writes = batch
         let connection = ObjectIdentifier(db)
         let isFirst = state.withLock { state in
-            let isFirst = state.pending[connection] == nil
-            state.pending[connection, default: []].append(contentsOf: writes)
-            return isFirst
+            guard var earlier = state.pending.removeValue(forKey: connection) else {
+                state.pending[connection] = writes
+                return true
+            }
+            // The shorter list joins the longer, in order: a large batch after
+            // a few writes moves, and many single writes in one transaction
+            // each append rather than move the whole list.
+            if earlier.count >= writes.count {
+                earlier.append(contentsOf: writes)
+                state.pending[connection] = earlier
+            } else {
+                writes.insert(contentsOf: earlier, at: 0)
+                state.pending[connection] = writes
+            }
+            return false
         }
         if isFirst { publishOnCommit(of: db) }
     }
@@ -92,29 +106,6 @@ final class ChangeTracker: Sendable {
     /// Tells observers that anything may have changed (another process committed).
     func publishExternalChange() {
         publish(CommittedWrites(writes: [], mayHaveChangedAnything: true))
-    }
-
-    /// Records a batch insert's writes as `record(_:in:)` records writes,
-    /// keeping the array given (pass it with `consume`): its elements
-    /// aren't copied one by one into the transaction's list and then released by
-    /// the caller, which cost a tenth of an observed insert's time.
-    func record(batch: consuming [RecordedWrite], in db: Database) {
-        guard !batch.isEmpty else { return }
-        guard sqlite3_get_autocommit(db.sqliteConnection) == 0 else {
-            record(batch, in: db)
-            return
-        }
-        var writes = batch
-        let connection = ObjectIdentifier(db)
-        let isFirst = state.withLock { state in
-            let earlier = state.pending.removeValue(forKey: connection)
-            // The earlier writes go in front (usually a few, or none): the
-            // batch's elements are moved, not copied.
-            if let earlier, !earlier.isEmpty { writes.insert(contentsOf: earlier, at: 0) }
-            state.pending[connection] = writes
-            return earlier == nil
-        }
-        if isFirst { publishOnCommit(of: db) }
     }
 
     // MARK: Observers

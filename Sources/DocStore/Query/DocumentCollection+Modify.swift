@@ -20,8 +20,9 @@ extension DocumentCollection {
                 try run(compiled + " RETURNING key, body", in: db) { row in
                     deleted.append(.deleted(row.key(at: 0, kind: info.keyKind), .stored(Array(row.bytes(at: 1))), in: name))
                 }
-                for write in deleted { store.changeTracker.record(write, in: db) }
-                return deleted.count
+                let count = deleted.count
+                store.changeTracker.record(batch: consume deleted, in: db)
+                return count
             }
         }
     }
@@ -76,8 +77,9 @@ extension DocumentCollection {
                                 collection: name, kind: .update, key: row.key(at: 0, kind: info.keyKind),
                                 old: .unknown, new: .stored(Array(row.bytes(at: 1))), changedPaths: updates.map(\.path)))
                         }
-                        for write in updated { store.changeTracker.record(write, in: db) }
-                        return updated.count
+                        let count = updated.count
+                        store.changeTracker.record(batch: consume updated, in: db)
+                        return count
                     } catch let failure as SQLiteFailure where failure.isUniqueViolation {
                         // SQLite doesn't say which document broke the index: replay the
                         // update one document at a time to find it (the transaction

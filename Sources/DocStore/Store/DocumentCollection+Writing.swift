@@ -319,8 +319,8 @@ extension DocumentCollection {
         defer { statement.finish() }
         statement.bind(key, at: 1)
         // A local function capturing what it uses, not a closure value
-        // capturing `self`: that copied the collection (its name, closures and
-        // SQL texts, each retained) into a new box for every document.
+        // capturing `self`: that boxed a copy of the collection for every
+        // document.
         let name = name, path = store.path
         func write(_ bytes: UnsafeRawBufferPointer) throws {
             statement.bindStatic(bytes, at: 2)

@@ -28,10 +28,10 @@ struct AggregateSumTests {
     /// PostgreSQL adds the decimals exactly and rounds once; SQLite adds doubles.
     @Test func postgresReadingAddsDecimalsExactly() throws {
         let values: [JSONValue] = [0.1, 0.2]
-        #expect(try SQLiteSum.of(values, average: false) == .double(0.1 + 0.2))
-        let postgres = try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of(values, average: false) }
+        #expect(try MirroredSum.of(values, average: false) == .double(0.1 + 0.2))
+        let postgres = try JSONOrder.$reading.withValue(.postgres) { try MirroredSum.of(values, average: false) }
         #expect(postgres == .double(0.3))
-        let average = try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of([1, 0.1, 0.2], average: true) }
+        let average = try JSONOrder.$reading.withValue(.postgres) { try MirroredSum.of([1, 0.1, 0.2], average: true) }
         #expect(average == .double(1.3 / 3))
     }
 
@@ -40,11 +40,11 @@ struct AggregateSumTests {
     /// REPL on both); past Int64 in the end, both fail.
     @Test func integersPassingInt64OnTheWay() throws {
         let values: [JSONValue] = [.integer(.max), 1, -1]
-        #expect(throws: AggregateOverflow.self) { try SQLiteSum.of(values, average: false) }
-        let postgres = try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of(values, average: false) }
+        #expect(throws: AggregateOverflow.self) { try MirroredSum.of(values, average: false) }
+        let postgres = try JSONOrder.$reading.withValue(.postgres) { try MirroredSum.of(values, average: false) }
         #expect(postgres == .integer(.max))
         #expect(throws: AggregateOverflow.self) {
-            try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of([.integer(.max), 1], average: false) }
+            try JSONOrder.$reading.withValue(.postgres) { try MirroredSum.of([.integer(.max), 1], average: false) }
         }
     }
 
@@ -72,7 +72,7 @@ struct AggregateSumTests {
         sum.add("1e999999999")
         #expect(!sum.isExact)
         let values: [JSONValue] = [1, .exactNumber(try #require(JSONNumberLiteral("1e999999999"))), 0.5]
-        let total = try JSONOrder.$reading.withValue(.postgres) { try SQLiteSum.of(values, average: false) }
+        let total = try JSONOrder.$reading.withValue(.postgres) { try MirroredSum.of(values, average: false) }
         #expect(total == .double(.infinity))
     }
 }

@@ -10,7 +10,7 @@
 ///   added exactly, an error only when the total doesn't fit Int64 (not when
 ///   the running total passes it on the way); otherwise the exact decimal total
 ///   rounded to a double once, as is the average's total.
-enum SQLiteSum {
+enum MirroredSum {
     static func of(_ values: some Sequence<JSONValue>, average: Bool) throws(AggregateOverflow) -> JSONValue {
         var integer: Int64 = 0, real = 0.0, approximate = false, count = 0
         var exact: ExactDecimalSum? = JSONOrder.reading == .postgres ? ExactDecimalSum() : nil
