@@ -64,7 +64,7 @@ extension PostgresCollection {
         var keys = KeyAllocation()
         let document = try await preparedInsert(model, keys: &keys)
         try await mappingUniqueViolation {
-            try await session.rows(reusing: PostgresStoreSQL.insert(name), [document.key.binding, .text(document.json)], collection: name, key: document.key)
+            try await session.rows(reusing: PostgresStoreSQL.insert(name, alone: writesAlone), [document.key.binding, .text(document.json)], collection: name, key: document.key)
         }
         return (document.key, document.model)
     }

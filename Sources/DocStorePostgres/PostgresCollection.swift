@@ -16,6 +16,10 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     var session: PostgresSession { transaction?.session ?? .pool(store.client) }
 
+    /// Whether a single-row write is the only statement of its transaction:
+    /// outside a transaction each statement is one (see `PostgresStoreSQL.aloneMark`).
+    var writesAlone: Bool { transaction == nil }
+
     // MARK: Writing
 
     /// Inserts a document and returns its key: the model's `id`, or a generated
@@ -111,7 +115,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     public func save(_ model: Model) async throws -> DocumentKey {
         let (key, json) = try await prepared(model)
         try await mappingUniqueViolation {
-            try await session.rows(reusing: PostgresStoreSQL.save(name), [key.binding, .text(json)], collection: name, key: key)
+            try await session.rows(reusing: PostgresStoreSQL.save(name, alone: writesAlone), [key.binding, .text(json)], collection: name, key: key)
         }
         return key
     }
@@ -122,7 +126,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     public func update(_ model: Model) async throws {
         let (key, json) = try await prepared(model)
         let rows = try await mappingUniqueViolation {
-            try await session.rows(reusing: PostgresStoreSQL.replace(name), [.text(json), key.binding], collection: name, key: key)
+            try await session.rows(reusing: PostgresStoreSQL.replace(name, alone: writesAlone), [.text(json), key.binding], collection: name, key: key)
         }
         if rows.isEmpty { throw DocStoreError.documentNotFound(collection: name, key: key) }
     }
@@ -132,7 +136,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     public func delete(_ key: some DocumentKeyRepresentable) async throws -> Bool {
         guard let kind = try await existingKeyKind() else { return false }
         let key = try checkedKey(key.documentKey, kind: kind)
-        return try await !session.rows(reusing: PostgresStoreSQL.delete(name), [key.binding], collection: name, key: key).isEmpty
+        return try await !session.rows(reusing: PostgresStoreSQL.delete(name, alone: writesAlone), [key.binding], collection: name, key: key).isEmpty
     }
 
     // MARK: Reading

@@ -73,6 +73,7 @@ extension PostgresTests {
                 ("containment-index", try IndexSQL.postgresCreate(IndexInfo(name: "docstore_ix_3", collection: "batting", fields: [.root], isUnique: false))[0]),
                 ("insert", PostgresStoreSQL.insert("batting")),
                 ("save", PostgresStoreSQL.save("batting")),
+                ("insert-alone", PostgresStoreSQL.insert("batting", alone: true)),
                 ("get", PostgresStoreSQL.get("batting")),
                 ("delete-key", PostgresStoreSQL.delete("batting")),
                 ("filter", try await filter.explain().sql),

@@ -56,6 +56,54 @@ extension PostgresTests {
             }
         }
 
+        /// A single-row write outside a transaction is its transaction's only
+        /// statement, and its notice says so: each comes as a change set of its
+        /// own at once (not when the next commit is heard), and no commit mark
+        /// is written for it (a trigger of the test's counts them); a
+        /// transaction of several writes still ends with its mark.
+        @Test func singleWritesEndTheirOwnNotice() async throws {
+            try await PostgresTests.withTwoStores { observing, writing, url in
+                let written = writing.collection(Racer.self, named: "racers")
+                try await written.insert(contentsOf: StoreTests.racers)
+                try PostgresTestServer.psql("""
+                    CREATE TABLE marks_seen (x bigint);
+                    CREATE FUNCTION count_mark() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN INSERT INTO marks_seen VALUES (NEW.x); RETURN NULL; END $$;
+                    CREATE TRIGGER count_mark AFTER INSERT ON docstore_live_commits FOR EACH ROW EXECUTE FUNCTION count_mark();
+                    """, databaseURL: url)
+                let changes = LiveRecorder(try await observing.collection(Racer.self, named: "racers").changes())
+                defer { changes.stop() }
+
+                let writes: [(String, () async throws -> Void)] = [
+                    ("insert", { try await written.insert(Racer(id: 20, name: "New", number: 1, tags: [])) }),
+                    ("save of a new document", { try await written.save(Racer(id: 21, name: "Saved", number: 2, tags: [])) }),
+                    ("save over a document", { try await written.save(Racer(id: 20, name: "New", number: 5, tags: [])) }),
+                    ("update", { try await written.update(Racer(id: 1, name: "Ana", number: 9, tags: [])) }),
+                    ("delete", { let deleted = try await written.delete(2); #expect(deleted) }),
+                ]
+                for (index, (name, write)) in writes.enumerated() {
+                    try await write()
+                    try await changes.waitFor(index + 1, "the change set of the \(name)", within: .seconds(10))
+                }
+                let deletedNothing = try await !written.delete(99)
+                #expect(deletedNothing, "nothing to delete: no notice")
+                try await writing.transaction { transaction in
+                    let racers = transaction.collection(Racer.self, named: "racers")
+                    try await racers.insert(Racer(id: 30, name: "Thirty", number: 30, tags: []))
+                    try await racers.delete(3)
+                }
+                let sets = try await changes.waitFor(6, "the transaction's change set")
+                let keys = sets.map { ($0.inserted, $0.updated, $0.deleted) }
+                #expect(keys.map(\.0) == [[.integer(20)], [.integer(21)], [], [], [], [.integer(30)]])
+                #expect(keys.map(\.1) == [[], [], [.integer(20)], [.integer(1)], [], []])
+                #expect(keys.map(\.2) == [[], [], [], [], [.integer(2)], [.integer(3)]])
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(changes.values.count == 6)
+                let marks = try PostgresTestServer.psql("SELECT 'marks=' || count(*) FROM marks_seen", databaseURL: url)
+                #expect(marks.contains("marks=1"), "only the transaction wrote a commit mark: \(marks)")
+            }
+        }
+
         /// String keys come back as strings; a key too long for a notice makes
         /// the change set incomplete rather than losing it.
         @Test func longKeysFallBackToAnIncompleteChangeSet() async throws {

@@ -18,9 +18,15 @@
 ///   deferred trigger sits on that table, not on the collections': PostgreSQL
 ///   refuses DDL (`CREATE INDEX`, `DROP TABLE`) on a table with pending
 ///   deferred events, and a transaction may write documents and then do both.
+/// - A single-row write sent outside a transaction (`insert`, `save`, `update`,
+///   `delete` of one document) says so (``aloneMark``): its statement is the
+///   whole transaction, so its notice carries `"end": true` itself and no
+///   commit mark is written. Listeners of earlier versions read such a notice
+///   the same way (an end notice with keys).
 ///
 /// Notices are JSON: `{"x": txid, "c": collection, "o": "i"|"u"|"d"|"t", "s": n,
-/// "k": [keys]}` (no `"k"`: any key), and `{"x": txid, "end": true}`. `"s"`
+/// "k": [keys]}` (no `"k"`: any key; `"end": true` on a lone statement's), and
+/// `{"x": txid, "end": true}`. `"s"`
 /// numbers a transaction's notices, so that `NOTIFY` never folds two equal
 /// ones into one. `NOTIFY` is transactional: a rolled-back transaction (or
 /// savepoint) sends nothing. The channel is per schema (``notifyChannel``), so
@@ -29,7 +35,7 @@
 extension PostgresStoreSQL {
     /// Written as the functions' comment: a store opened by a newer DocStore
     /// replaces functions of another version.
-    public static let liveTriggersVersion = "docstore live triggers v5"
+    public static let liveTriggersVersion = "docstore live triggers v6"
 
     /// The channel of the store in the session's current schema (a text value).
     public static let notifyChannel = "SELECT 'docstore_' || md5(current_schema())"
@@ -85,6 +91,9 @@ extension PostgresStoreSQL {
             chunk text := '';
             item text;
             seq int := coalesce(nullif(current_setting('docstore.notify_seq', true), ''), '0')::int;
+            -- Set by a statement that is its transaction's only one
+            -- (PostgresStoreSQL.aloneMark): its last notice is the end notice.
+            tail text := CASE WHEN current_setting('docstore.alone', true) = '1' THEN ',"end":true}' ELSE '}' END;
             total bigint;
             longest int;
             keyless boolean;
@@ -103,10 +112,10 @@ extension PostgresStoreSQL {
             END IF;
             IF keyless THEN
                 seq := seq + 1;
-                PERFORM pg_notify(channel, head || ',"s":' || seq || '}');
+                PERFORM pg_notify(channel, head || ',"s":' || seq || tail);
             ELSIF octet_length(keys) <= 6000 THEN
                 seq := seq + 1;
-                PERFORM pg_notify(channel, head || ',"s":' || seq || ',"k":[' || keys || ']}');
+                PERFORM pg_notify(channel, head || ',"s":' || seq || ',"k":[' || keys || ']' || tail);
             ELSE
                 FOR item IN EXECUTE 'SELECT to_json(key)::text FROM ' || CASE TG_OP WHEN 'DELETE' THEN 'docstore_old_rows' ELSE 'docstore_new_rows' END LOOP
                     IF octet_length(chunk) + octet_length(item) > 6000 THEN
@@ -117,10 +126,12 @@ extension PostgresStoreSQL {
                     chunk := CASE WHEN chunk = '' THEN item ELSE chunk || ',' || item END;
                 END LOOP;
                 seq := seq + 1;
-                PERFORM pg_notify(channel, head || ',"s":' || seq || ',"k":[' || chunk || ']}');
+                PERFORM pg_notify(channel, head || ',"s":' || seq || ',"k":[' || chunk || ']' || tail);
             END IF;
             PERFORM set_config('docstore.notify_seq', seq::text, true);
-            PERFORM \(schema).docstore_expect_commit(TG_TABLE_SCHEMA);
+            IF tail = '}' THEN
+                PERFORM \(schema).docstore_expect_commit(TG_TABLE_SCHEMA);
+            END IF;
             RETURN NULL;
         END
         $fn$

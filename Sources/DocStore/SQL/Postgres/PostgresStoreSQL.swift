@@ -30,9 +30,22 @@ public enum PostgresStoreSQL {
     }
 
     /// Inserts a document (`$1` key, `$2` JSON text); fails on a taken key.
-    public static func insert(_ collection: String) -> String {
-        "INSERT INTO \(quoteIdentifier(collection)) (key, body) VALUES ($1, CAST($2 AS jsonb))"
+    /// `alone`: the statement is its transaction's only one (see ``aloneMark``).
+    public static func insert(_ collection: String, alone: Bool = false) -> String {
+        alone
+            ? "WITH \(aloneMark) INSERT INTO \(quoteIdentifier(collection)) (key, body) SELECT $1, CAST($2 AS jsonb) FROM docstore_alone"
+            : "INSERT INTO \(quoteIdentifier(collection)) (key, body) VALUES ($1, CAST($2 AS jsonb))"
     }
+
+    /// The common table expression that marks a single-row write sent outside
+    /// a transaction: it sets `docstore.alone` for the statement's implicit
+    /// transaction, and the live triggers then end the statement's notice as
+    /// the transaction's last, with no commit mark to write, fire and delete
+    /// at commit (about 12 µs of the server's time per write, a third of a
+    /// one-row insert's). Only a statement that is its transaction's only one
+    /// may carry it: a later statement's notices would be taken for another
+    /// commit. The statement reads the expression's row, so it runs first.
+    public static let aloneMark = "docstore_alone AS MATERIALIZED (SELECT set_config('docstore.alone', '1', true) AS flag)"
 
     /// The table name to hand postgres-nio's `copyFrom(table:)`, which writes
     /// `COPY "<name>"` with the name as given: the collection's quoted
@@ -41,14 +54,21 @@ public enum PostgresStoreSQL {
         String(quoteIdentifier(collection).dropFirst().dropLast())
     }
 
-    /// Inserts or replaces a document (`$1` key, `$2` JSON text).
-    public static func save(_ collection: String) -> String {
-        "INSERT INTO \(quoteIdentifier(collection)) (key, body) VALUES ($1, CAST($2 AS jsonb)) ON CONFLICT (key) DO UPDATE SET body = excluded.body"
+    /// Inserts or replaces a document (`$1` key, `$2` JSON text). Of its two
+    /// statement triggers (insert, update) only one sees the row, so `alone`
+    /// still sends one notice.
+    public static func save(_ collection: String, alone: Bool = false) -> String {
+        let upsert = " ON CONFLICT (key) DO UPDATE SET body = excluded.body"
+        return alone
+            ? "WITH \(aloneMark) INSERT INTO \(quoteIdentifier(collection)) (key, body) SELECT $1, CAST($2 AS jsonb) FROM docstore_alone" + upsert
+            : "INSERT INTO \(quoteIdentifier(collection)) (key, body) VALUES ($1, CAST($2 AS jsonb))" + upsert
     }
 
     /// Replaces an existing document (`$1` JSON text, `$2` key), returning its key.
-    public static func replace(_ collection: String) -> String {
-        "UPDATE \(quoteIdentifier(collection)) SET body = CAST($1 AS jsonb) WHERE key = $2 RETURNING key"
+    public static func replace(_ collection: String, alone: Bool = false) -> String {
+        alone
+            ? "WITH \(aloneMark) UPDATE \(quoteIdentifier(collection)) SET body = CAST($1 AS jsonb) FROM docstore_alone WHERE key = $2 RETURNING key"
+            : "UPDATE \(quoteIdentifier(collection)) SET body = CAST($1 AS jsonb) WHERE key = $2 RETURNING key"
     }
 
     /// One document's body as JSON text (`$1` key).
@@ -57,8 +77,10 @@ public enum PostgresStoreSQL {
     }
 
     /// Deletes one document (`$1` key), returning its key.
-    public static func delete(_ collection: String) -> String {
-        "DELETE FROM \(quoteIdentifier(collection)) WHERE key = $1 RETURNING key"
+    public static func delete(_ collection: String, alone: Bool = false) -> String {
+        alone
+            ? "WITH \(aloneMark) DELETE FROM \(quoteIdentifier(collection)) USING docstore_alone WHERE key = $1 RETURNING key"
+            : "DELETE FROM \(quoteIdentifier(collection)) WHERE key = $1 RETURNING key"
     }
 
     // MARK: Indexes
