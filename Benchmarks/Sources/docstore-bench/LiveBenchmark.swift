@@ -46,6 +46,10 @@ struct LiveBenchmark {
         var hopExpectedTicks: Int
         var hopFrames: Int
         var hopExpectedFrames: Int
+        /// The floor: the same tasks with no database at all (see ``AsyncWay/noDatabase``).
+        var floorTicks: Int
+        var floorExpectedTicks: Int
+        var floorSeconds: Double
         /// Process CPU time (all threads, user + system) of the fastest sync and
         /// async rounds: on a shared machine, what the hops cost regardless of what
         /// other processes take from the cores.
@@ -63,6 +67,7 @@ struct LiveBenchmark {
         var sync: (Measurement, ticks: Int, expected: Int, cpu: Double)?
         var asyncBest: (Measurement, ticks: Int, expected: Int, late: Double, cpu: Double, frames: (Int, Int, Double))?
         var hopBest: (Measurement, ticks: Int, expected: Int, late: Double, cpu: Double, frames: (Int, Int, Double))?
+        var floorBest: (Measurement, ticks: Int, expected: Int, late: Double, cpu: Double, frames: (Int, Int, Double))?
         var syncCPU = Double.infinity, asyncCPU = Double.infinity
         for _ in 1...rounds {
             let p = try insertPlain(players)
@@ -82,8 +87,10 @@ struct LiveBenchmark {
                 let a = try getAsync(collection, keys: keys)
                 if asyncBest == nil || a.0.seconds < asyncBest!.0.seconds { asyncBest = a }
                 asyncCPU = min(asyncCPU, a.cpu)
-                let h = try getAsync(collection, keys: keys, hop: true)
+                let h = try getAsync(collection, keys: keys, way: .gcdHop)
                 if hopBest == nil || h.0.seconds < hopBest!.0.seconds { hopBest = h }
+                let f = try getAsync(collection, keys: keys, way: .noDatabase)
+                if floorBest == nil || f.0.seconds < floorBest!.0.seconds { floorBest = f }
             }
         }
         if sync!.0.checksum != asyncBest!.0.checksum || sync!.0.checksum != hopBest!.0.checksum {
@@ -96,7 +103,8 @@ struct LiveBenchmark {
                        getSync: sync!.0, syncTicks: sync!.ticks, syncExpectedTicks: sync!.expected, getAsync: asyncBest!.0, ticks: asyncBest!.ticks, expectedTicks: asyncBest!.expected,
                        maxTickLateness: asyncBest!.late, frames: asyncBest!.frames.0, expectedFrames: asyncBest!.frames.1,
                        maxFrameLateness: asyncBest!.frames.2, getHop: hopBest!.0, hopTicks: hopBest!.ticks,
-                       hopExpectedTicks: hopBest!.expected, hopFrames: hopBest!.frames.0, hopExpectedFrames: hopBest!.frames.1, syncCPU: syncCPU, asyncCPU: asyncCPU,
+                       hopExpectedTicks: hopBest!.expected, hopFrames: hopBest!.frames.0, hopExpectedFrames: hopBest!.frames.1,
+                       floorTicks: floorBest!.ticks, floorExpectedTicks: floorBest!.expected, floorSeconds: floorBest!.0.seconds, syncCPU: syncCPU, asyncCPU: asyncCPU,
                        unrelated: unrelated.measurement, unrelatedFetches: unrelated.fetches, controlFetches: unrelated.control)
     }
 
@@ -208,12 +216,8 @@ struct LiveBenchmark {
     /// `concurrentGets` child tasks each awaiting `get(key)`, `getBatches` times,
     /// while a ticker task on the same cooperative pool tries to fire every 1 ms.
     ///
-    /// With `hop`, the control `L3h`: each task wraps the sync `get` in a
-    /// continuation resumed from a concurrent GCD queue, the usual way to call a
-    /// sync API from async code without blocking the pool (and what DocStore's
-    /// async reads did before the lane). The ticker's share there tells what any
-    /// hop off the pool leaves it, DocStore's lane or not.
-    func getAsync(_ collection: DocumentCollection<Player>, keys: [Int], hop: Bool = false) throws
+    /// `way` says what each task awaits (see ``AsyncWay``).
+    func getAsync(_ collection: DocumentCollection<Player>, keys: [Int], way: AsyncWay = .docstore) throws
         -> (Measurement, ticks: Int, expected: Int, late: Double, cpu: Double, frames: (Int, Int, Double))
     {
         let ticker = Ticker()
@@ -231,12 +235,14 @@ struct LiveBenchmark {
                 sum &+= try await withThrowingTaskGroup(of: Int.self) { group in
                     for key in keys {
                         group.addTask {
-                            let found: Player? = if hop {
+                            let found: Player? = switch way {
+                            case .docstore: try await collection.get(key)
+                            case .gcdHop:
                                 try await withCheckedThrowingContinuation { continuation in
                                     Self.hopQueue.async { continuation.resume(with: Result { try collection.get(key) }) }
                                 }
-                            } else {
-                                try await collection.get(key)
+                            case .noDatabase:
+                                await withUnsafeContinuation { continuation in continuation.resume(returning: Self.stand) }
                             }
                             guard let player = found else { throw BenchmarkError("L3: no document \(key)") }
                             return player.checksum
@@ -254,13 +260,36 @@ struct LiveBenchmark {
         let (ticks, expected, late) = ticker.count(from: start, to: end)
         let frames = frameTicker.count(from: start, to: end)
         let seconds = Monotonic.seconds(start.duration(to: end))
-        let measurement = hop
-            ? Measurement(id: "L3h", name: "get-gcd-hop", count: keys.count * Self.getBatches, seconds: seconds, checksum: sum)
-            : Measurement(id: "L3a", name: "get-async-tasks", count: keys.count * Self.getBatches, seconds: seconds, checksum: sum)
+        let count = keys.count * Self.getBatches
+        let measurement = switch way {
+        case .docstore: Measurement(id: "L3a", name: "get-async-tasks", count: count, seconds: seconds, checksum: sum)
+        case .gcdHop: Measurement(id: "L3h", name: "get-gcd-hop", count: count, seconds: seconds, checksum: sum)
+        case .noDatabase: Measurement(id: "L3n", name: "no-database-tasks", count: count, seconds: seconds, checksum: sum)
+        }
         return (measurement, ticks, expected, late, cpu, frames)
     }
 
     static let hopQueue = DispatchQueue(label: "docstore-bench.hop", attributes: .concurrent)
+
+    /// What each of L3's tasks awaits.
+    enum AsyncWay {
+        /// `await collection.get(key)`: L3a.
+        case docstore
+        /// The control `L3h`: the sync `get` in a continuation resumed from a
+        /// concurrent GCD queue, the usual way to call a sync API from async code
+        /// without blocking the pool (and what DocStore's async reads did before
+        /// the lane). The ticker's share there tells what any hop off the pool
+        /// leaves it, DocStore's lane or not.
+        case gcdHop
+        /// The floor `L3n`: a continuation resumed at once, on the task's own
+        /// thread, with no database and no other thread: the same tasks, each
+        /// suspending and running again once, as in L3a. What the ticker misses
+        /// here, the flood of tasks costs it whatever they await.
+        case noDatabase
+    }
+
+    /// L3n's stand-in for a document read (its checksum is not compared).
+    static let stand: Player? = Workload.player(1)
 
     /// A 60 Hz frame, the period of the second ticker.
     static let frame = Duration.microseconds(16_667)
@@ -307,6 +336,7 @@ struct LiveBenchmark {
             r.getSync.line + " ticks=\(r.syncTicks) expected_ticks=\(r.syncExpectedTicks)",
             r.getAsync.line + " ticks=\(r.ticks) expected_ticks=\(r.expectedTicks) frames=\(r.frames) expected_frames=\(r.expectedFrames)",
             r.getHop.line + " ticks=\(r.hopTicks) expected_ticks=\(r.hopExpectedTicks) frames=\(r.hopFrames) expected_frames=\(r.hopExpectedFrames)",
+            "L3n no-database-tasks seconds=\(String(format: "%.3f", r.floorSeconds)) ticks=\(r.floorTicks) expected_ticks=\(r.floorExpectedTicks)",
             r.unrelated.line + " fetches=\(r.unrelatedFetches)",
         ]
     }
@@ -326,6 +356,8 @@ struct LiveBenchmark {
             + "\(f(r.maxFrameLateness * 1000, 2)) ms late; CPU time \(f(r.syncCPU)) s sync, \(f(r.asyncCPU)) s async")
         lines.append("  L3h control, the same sync gets each hopped to a GCD queue from its task: \(Int(r.getHop.rate)) gets/s; "
             + "1 ms ticker: \(r.hopTicks) of \(r.hopExpectedTicks) ticks; 60 Hz ticker: \(r.hopFrames) of \(r.hopExpectedFrames) frames")
+        lines.append("  L3n floor, the same tasks awaiting a continuation resumed at once (no database, no other thread): "
+            + "\(f(r.floorSeconds)) s; 1 ms ticker: \(r.floorTicks) of \(r.floorExpectedTicks) ticks")
         lines.append("  L4 \(r.unrelated.count) commits to another collection: \(r.unrelatedFetches) live-query fetches; "
             + "then one write to an observed document: \(r.controlFetches) fetch (control, should be 1)")
         lines.append("")
@@ -341,6 +373,8 @@ struct LiveBenchmark {
         check("L3 async tasks / 2 threads (CPU time)", cpuRatio, "≤", 1.3, cpuRatio <= 1.3)
         let tickShare = Double(r.ticks) / Double(max(r.expectedTicks, 1))
         check("L3 ticker ticks / expected (1 ms ticker)", tickShare, "≥", 0.9, tickShare >= 0.9)
+        let floorShare = Double(r.floorTicks) / Double(max(r.floorExpectedTicks, 1))
+        lines.append("    (not a target: the same tasks with no database keep \(f(floorShare, 2)) of the 1 ms ticks, L3n)")
         let frameShare = Double(r.frames) / Double(max(r.expectedFrames, 1))
         check("L3 60 Hz ticker frames / expected", frameShare, "≥", 0.99, frameShare >= 0.99)
         check("L4 re-fetches for another collection's writes", Double(r.unrelatedFetches), "=", 0, r.unrelatedFetches == 0)

@@ -78,21 +78,18 @@ final class DatabaseExecutor: Sendable {
     /// allocation and a lock or two per call); a task cancelled meanwhile still
     /// gets `CancellationError`, once the read is done.
     private func runPointRead<R>(_ body: @escaping @Sendable () throws -> sending R) async throws -> sending R {
-        let result = try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Unchecked<R>, any Error>) in
+        // The continuation never throws: the read's error comes back in the
+        // result, so that the task tells the lane it runs in every case.
+        let outcome = await withUnsafeContinuation { (continuation: UnsafeContinuation<Unchecked<Result<R, any Error>>, Never>) in
             pointReads.submit { () -> WorkLane.Completion? in
                 self.startedCount.add(1, ordering: .relaxed)
-                let outcome: Result<Unchecked<R>, any Error>
-                do {
-                    outcome = .success(Unchecked(try body()))
-                } catch {
-                    outcome = .failure(error)
-                }
-                let result = Unchecked(copying: outcome)
-                return { continuation.resume(with: result.value) }
+                let outcome = Unchecked(Result { try body() })
+                return { continuation.resume(returning: outcome) }
             }
         }
+        pointReads.completionRan()
         try Task.checkCancellation()
-        return result.value
+        return try outcome.value.get()
     }
 
     /// Runs `body` on the read queue without waiting for it (live queries' fetches).

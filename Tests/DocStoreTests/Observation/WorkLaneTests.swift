@@ -5,7 +5,8 @@ import Testing
 @testable import DocStore
 
 /// The lane that runs async point reads: every job runs once, in submission order
-/// per thread, and never more than `width` at a time.
+/// per thread, never more than `width` at a time, and not far ahead of the
+/// tasks it resumes.
 @Suite("Work lane")
 struct WorkLaneTests {
     @Test func aLaneOfWidthOneRunsEveryJobOnceInOrder() async {
@@ -77,6 +78,92 @@ struct WorkLaneTests {
             blocker.signal()
         }
         #expect(log.withLock { $0 } == ["job 1", "job 2", "job 3", "resume 1", "resume 2", "resume 3"])
+    }
+
+    /// The lane keeps pace with the pool: it stops while `pendingLimit`
+    /// resumed tasks haven't run (never resuming more than a batch past the
+    /// limit ahead of them), starts again as they run, and runs every job once.
+    @Test func theLaneStopsUntilResumedTasksRun() async throws {
+        let limit = 4, total = 200
+        let lane = WorkLane(queue: DispatchQueue(label: "test", attributes: .concurrent), width: 1, pendingLimit: limit,
+                            patience: .seconds(600))
+        let resumed = Mutex<[Int]>([])
+        for job in 0..<total {
+            lane.submit { () -> WorkLane.Completion? in { resumed.withLock { $0.append(job) } } }
+        }
+        var acknowledged = 0
+        var stops: [Int] = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        while acknowledged < total {
+            // Until the count holds still (the lane stopped or is done).
+            var count = resumed.withLock { $0.count }
+            while true {
+                try await Task.sleep(for: .milliseconds(20))
+                let now = resumed.withLock { $0.count }
+                if now == count { break }
+                count = now
+            }
+            try #require(ContinuousClock.now < deadline, "the lane stalled at \(count) of \(total) jobs")
+            #expect(count - acknowledged <= limit - 1 + WorkLane.batchSize, "resumed ahead of the pool: \(count - acknowledged)")
+            if count > acknowledged { stops.append(count) }
+            // The resumed tasks run.
+            for _ in acknowledged..<count { lane.completionRan() }
+            acknowledged = count
+        }
+        #expect(resumed.withLock { $0 } == Array(0..<total))
+        #expect(stops.count >= total / (limit - 1 + WorkLane.batchSize), "the lane stopped for the pool: \(stops)")
+    }
+
+    /// Resumed tasks that never run (a pool its callers block) delay the
+    /// lane's other jobs by its patience per batch, never for good: the tasks
+    /// of other executors (the main actor) still get their reads.
+    @Test func aPoolThatNeverCatchesUpDelaysReadsButDoesNotStopThem() async throws {
+        let total = 200
+        let lane = WorkLane(queue: DispatchQueue(label: "test", attributes: .concurrent), width: 1, pendingLimit: 4,
+                            patience: .milliseconds(5))
+        let resumed = Mutex(0)
+        for _ in 0..<total {
+            lane.submit { () -> WorkLane.Completion? in { resumed.withLock { $0 += 1 } } }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while resumed.withLock({ $0 }) < total, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(resumed.withLock { $0 } == total, "every job ran, though no resumed task said it runs")
+    }
+
+    /// Many tasks awaiting the lane at once, each saying when it runs, with a
+    /// limit of 2: the lane stops and starts again thousands of times and no
+    /// task is left waiting.
+    @Test func stoppingForThePoolNeverStrandsATask() async throws {
+        let lane = WorkLane(queue: DispatchQueue(label: "test", attributes: .concurrent), width: 2, pendingLimit: 2)
+        // In a task of its own: a stranded task can't be cancelled, and the
+        // test must fail rather than hang.
+        let work = Task.detached {
+            var ran = 0
+            for _ in 0..<10 {
+                ran += await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<1_000 {
+                        group.addTask {
+                            await withUnsafeContinuation { (resume: UnsafeContinuation<Void, Never>) in
+                                lane.submit { () -> WorkLane.Completion? in { resume.resume() } }
+                            }
+                            lane.completionRan()
+                            return 1
+                        }
+                    }
+                    return await group.reduce(0, +)
+                }
+            }
+            return ran
+        }
+        let finished = Mutex<Int?>(nil)
+        Task.detached { let ran = await work.value; finished.withLock { $0 = ran } }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while finished.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(finished.withLock { $0 } == 10_000, "10 000 tasks, all resumed within a minute")
     }
 
     /// Jobs submitted after the lane went idle start it again.
