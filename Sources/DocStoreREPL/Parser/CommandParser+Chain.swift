@@ -69,7 +69,7 @@ extension CommandParser {
                 query.offset = try count("offset")
                 try expect(.rightParen)
             case "all", "fetch":
-                try emptyArguments()
+                try emptyArguments(method)
             case "query":
                 break  // `players.query.max(\.number)`: the DSL's whole-collection query.
             case "first", "count", "exists", "contains":
@@ -84,10 +84,10 @@ extension CommandParser {
                 } else if method == "contains" {
                     throw REPLSyntaxError("contains takes a condition block: \(name).contains { $0.field == value }", at: current.location)
                 } else {
-                    try emptyArguments()
+                    try emptyArguments(method)
                 }
             case "keys":
-                try emptyArguments()
+                try emptyArguments(method)
                 action = .keys
             case "select":
                 begin(.select(try selectItems()))
@@ -123,13 +123,13 @@ extension CommandParser {
                 if current.isSymbol(.leftBrace) {
                     query.condition = Self.conjunction(query.condition, try conditionBlock())
                 } else {
-                    try emptyArguments()
+                    try emptyArguments(method)
                 }
                 action = .delete
             case "update":
                 action = .update(try updateBlock())
             case "explain":
-                try emptyArguments()
+                try emptyArguments(method)
                 action = .explain
             case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
                  "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes",

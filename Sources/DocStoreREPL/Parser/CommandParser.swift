@@ -135,7 +135,7 @@ public struct CommandParser {
         case "delete" where isEmptyCall():
             throw REPLSyntaxError("\(name).delete() would delete every document: write \(name).deleteAll() to mean it, or \(name).filter { … }.delete()", at: methodToken.location)
         case "deleteAll":
-            try emptyArguments()
+            try emptyArguments("deleteAll")
             command = .deleteAll(collection: name)
         case "createIndex":
             let (fields, unique) = try indexArguments(allowUnique: true)
@@ -143,14 +143,14 @@ public struct CommandParser {
         case "dropIndex":
             command = .dropIndex(collection: name, fields: try indexArguments(allowUnique: false).fields)
         case "indexes":
-            try emptyArguments()
+            try emptyArguments("indexes")
             command = .indexes(collection: name)
         case "createSearchIndex":
             command = .createSearchIndex(collection: name, fields: try indexArguments(allowUnique: false).fields)
         case "dropSearchIndex":
             command = .dropSearchIndex(collection: name, fields: try indexArguments(allowUnique: false).fields)
         case "rebuildSearchIndexes":
-            try emptyArguments()
+            try emptyArguments("rebuildSearchIndexes")
             command = .rebuildSearchIndexes(collection: name)
         case _ where Self.fieldChangeMethods.contains(method):
             try checkCollectionExists(name, at: start.location)
@@ -172,8 +172,10 @@ public struct CommandParser {
         return (try? probe.next())?.isSymbol(.rightParen) ?? false
     }
 
-    mutating func emptyArguments() throws(REPLSyntaxError) {
-        try expect(.leftParen)
+    /// `()` after `method`: a method written without it (`people.first`, as a
+    /// Swift property would be) is told how the call reads.
+    mutating func emptyArguments(_ method: String) throws(REPLSyntaxError) {
+        try expect(.leftParen, "as in \(method)()")
         try expect(.rightParen, "(this method takes no arguments)")
     }
 

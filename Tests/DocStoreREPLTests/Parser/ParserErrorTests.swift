@@ -55,6 +55,10 @@ struct ParserErrorTests {
         expectError(".mode xml", column: 7, "unknown mode")
         expectError("players.count().first()", column: 17, "ends the query")
         expectError("players.delete()", column: 9, "deleteAll()")
+        // A method written as a Swift property would be.
+        expectError("players.first", column: 14, "expected '(' as in first(), found the end of the input")
+        expectError("players.filter { $0.a == 1 }.count", column: 35, "as in count()")
+        expectError("players.indexes", column: 16, "as in indexes()")
     }
 
     @Test func oddCharacters() throws {
