@@ -90,11 +90,17 @@ final class WorkLane: Sendable {
     /// and then the completion it returns. The task the completion resumes must
     /// call ``completionRan()`` once it runs.
     func submit(_ job: @escaping Job) {
-        let startsDrain = state.withLock { state -> Bool in
+        let (startsDrain, setsPatience) = state.withLock { state -> (Bool, Bool) in
             state.jobs.append(job)
-            return claimDrain(&state)
+            if claimDrain(&state) { return (true, false) }
+            // The pool is behind and no drain runs to notice it stop: the time
+            // to go on anyway starts here.
+            guard state.running == 0, !state.patienceSet else { return (false, false) }
+            state.patienceSet = true
+            return (false, true)
         }
         if startsDrain { queue.async { self.drain() } }
+        if setsPatience { queue.asyncAfter(deadline: .now() + patience) { self.goOnAnyway() } }
     }
 
     /// Says that a task resumed by a completion runs: the pool has caught up

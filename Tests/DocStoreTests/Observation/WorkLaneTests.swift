@@ -132,6 +132,22 @@ struct WorkLaneTests {
         #expect(resumed.withLock { $0 } == total, "every job ran, though no resumed task said it runs")
     }
 
+    /// A job submitted while the pool is behind and the lane idle (its last
+    /// drain ended with the queue empty) still runs, after the lane's patience.
+    @Test func aJobSubmittedToAnIdleLaneBehindThePoolStillRuns() async throws {
+        let lane = WorkLane(queue: DispatchQueue(label: "test", attributes: .concurrent), width: 1, pendingLimit: 1,
+                            patience: .milliseconds(5))
+        let ran = Mutex<[String]>([])
+        // Resumed, and its task never says it runs: the pool stays behind.
+        lane.submit { () -> WorkLane.Completion? in { ran.withLock { $0.append("first") } } }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ran.withLock({ $0 }).isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(20))  // the drain has ended
+        lane.submit { () -> WorkLane.Completion? in { ran.withLock { $0.append("second") } } }
+        while ran.withLock({ $0 }).count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(ran.withLock { $0 } == ["first", "second"])
+    }
+
     /// Many tasks awaiting the lane at once, each saying when it runs, with a
     /// limit of 2: the lane stops and starts again thousands of times and no
     /// task is left waiting.
