@@ -100,7 +100,7 @@ final class WorkLane: Sendable {
             return (false, true)
         }
         if startsDrain { queue.async { self.drain() } }
-        if setsPatience { queue.asyncAfter(deadline: .now() + patience) { self.goOnAnyway() } }
+        if setsPatience { startPatience() }
     }
 
     /// Says that a task resumed by a completion runs: the pool has caught up
@@ -165,8 +165,14 @@ final class WorkLane: Sendable {
             state.jobs.removeFirst(count)
             return (batch, false)
         }
-        if setsPatience { queue.asyncAfter(deadline: .now() + patience) { self.goOnAnyway() } }
+        if setsPatience { startPatience() }
         return batch
+    }
+
+    /// Runs ``goOnAnyway()`` after ``patience`` (at most one is set at a time:
+    /// `patienceSet`).
+    private func startPatience() {
+        queue.asyncAfter(deadline: .now() + patience) { self.goOnAnyway() }
     }
 
     /// After ``patience``: a batch runs even if the pool is still behind.
