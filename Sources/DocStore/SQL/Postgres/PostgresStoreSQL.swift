@@ -58,10 +58,7 @@ public enum PostgresStoreSQL {
     /// statement triggers (insert, update) only one sees the row, so `alone`
     /// still sends one notice.
     public static func save(_ collection: String, alone: Bool = false) -> String {
-        let upsert = " ON CONFLICT (key) DO UPDATE SET body = excluded.body"
-        return alone
-            ? "WITH \(aloneMark) INSERT INTO \(quoteIdentifier(collection)) (key, body) SELECT $1, CAST($2 AS jsonb) FROM docstore_alone" + upsert
-            : "INSERT INTO \(quoteIdentifier(collection)) (key, body) VALUES ($1, CAST($2 AS jsonb))" + upsert
+        insert(collection, alone: alone) + " ON CONFLICT (key) DO UPDATE SET body = excluded.body"
     }
 
     /// Replaces an existing document (`$1` JSON text, `$2` key), returning its key.
