@@ -14,13 +14,15 @@ enum IndexSQL {
             + "\(quoteIdentifier(index.collection)) (\(columns.joined(separator: ", ")))"
     }
 
-    /// The field's expressions, or an error explaining why no index can hold them.
-    static func indexableField(_ path: FieldPath, collection: String) throws -> FieldSQL {
+    /// The field's expressions, or an error explaining why no index (or other
+    /// `purpose`: a field column) can hold them.
+    static func indexableField(_ path: FieldPath, collection: String, purpose: String = "index") throws -> FieldSQL {
         let field = try FieldSQL.checked(path, from: .document, collection: collection)
         guard field.isIndexable, field.type.bindings.isEmpty, !path.components.isEmpty else {
             let reason = path.components.isEmpty
-                ? "the document itself can't be indexed, only its fields"
-                : "SQLite 3.40's JSON paths can't name this field (a member name with a double quote, backslash, slash or control character, or a negative array position); queries on it work, but no index can serve them"
+                ? (purpose == "index" ? "the document itself can't be indexed, only its fields"
+                   : "the document itself can't have a \(purpose), only its fields")
+                : "SQLite 3.40's JSON paths can't name this field (a member name with a double quote, backslash, slash or control character, or a negative array position); queries on it work, but no \(purpose) can serve them"
             throw DocStoreError.invalidQuery(collection: collection, field: path.description, reason: reason)
         }
         return field

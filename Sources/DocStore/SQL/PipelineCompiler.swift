@@ -16,6 +16,8 @@
 struct PipelineCompiler {
     let compiler: QueryCompiler
     private var aliasCount = 0
+    /// The first stage's `FROM`: the collection's table (and its field columns).
+    private var tableFrom = ""
 
     init(_ compiler: QueryCompiler) {
         self.compiler = compiler
@@ -28,9 +30,13 @@ struct PipelineCompiler {
     mutating func compile(_ pipeline: QueryPipeline) throws -> (sql: SQLFragment, entries: [RowScope.Entry]) {
         _ = try RowShape.of(pipeline, collection: collection)
         let alias = nextAlias()
-        var scope = RowScope(from: SQLFragment(compiler.table + " AS " + alias), key: SQLFragment(alias + ".key"),
-                             entries: [RowScope.Entry(path: .root, source: .json(SQLFragment(alias + ".body"), root: .json(SQLFragment(alias + ".body"))))],
+        let reads = try compiler.columnReads()
+        tableFrom = compiler.table + " AS " + alias + (reads?.join(key: alias + ".key") ?? "")
+        let body = SQLFragment(alias + ".body")
+        var scope = RowScope(from: SQLFragment(tableFrom), key: SQLFragment(alias + ".key"),
+                             entries: [RowScope.Entry(path: .root, source: .json(body, root: .json(body)))],
                              collection: collection, dialect: dialect)
+        scope.columnReads = reads.map { ($0, .json(body)) }
         scope.keyIsText = try (compiler.keyKind(collection) ?? .integer) != .integer
         if compiler.hasContainmentIndex { scope.conditions += ContainmentSQL.terms(pipeline.query.condition, body: alias + ".body") }
         scope = try refine(scope, pipeline.query, documentKey: scope.key)
@@ -225,7 +231,7 @@ struct PipelineCompiler {
         }
         let keyCount = grouping.keys.count
         let keyTerms = (0..<keyCount).map { SQLFragment("r\($0), v\($0)") }
-        let isTable = scope.entries.count == 1 && scope.entries[0].path == .root && scope.from.sql.hasSuffix(" AS s0")
+        let isTable = scope.entries.count == 1 && scope.entries[0].path == .root && scope.from.sql == tableFrom
         // An index on the keys serves a group that reads nothing else (counts per
         // key): SQLite reads the keys from the index alone, in order. A group that
         // reads other fields scans the table: visiting rows in index order costs more

@@ -8,24 +8,25 @@ extension QueryCompiler {
     ///   key order (so real sums round the same way every time);
     /// - `distinct`/`countBy`: `rank, value, count` per distinct value, in sort order.
     func aggregate(_ aggregate: Aggregate, _ query: DocumentQuery) throws -> SQLFragment {
-        let selection = "FROM \(table)" + (try restricted(query))
-        if dialect == .postgres { return try postgresAggregate(aggregate, query, selection: selection) }
+        if dialect == .postgres { return try postgresAggregate(aggregate, query, selection: "FROM \(table)" + (try restricted(query))) }
+        let reads = try columnReads()
+        let selection = SQLFragment(String(from(reads).dropFirst())) + (try restricted(query, reads))
         switch aggregate {
         case .count:
             return try count(query)
         case .min(let path), .max(let path):
-            let field = try FieldSQL.checked(path, from: .document, collection: collection)
+            let field = try documentField(path, reads)
             let descending: String
             if case .min = aggregate { descending = "" } else { descending = " DESC" }
             return "SELECT " + field.rank + ", " + field.value + " " + selection + " AND " + field.rank + " > 0 ORDER BY "
                 + field.rank + descending + ", " + field.value + descending + ", key LIMIT 1"
         case .sum(let path), .average(let path):
-            let field = try FieldSQL.checked(path, from: .document, collection: collection)
+            let field = try documentField(path, reads)
             let function = if case .sum = aggregate { "sum" } else { "avg" }
             return "SELECT \(function)(v) FROM (SELECT " + field.value + " AS v " + selection + " AND " + field.rank
                 + " = \(JSONRank.number.rawValue) ORDER BY key)"
         case .distinct(let path), .countBy(let path):
-            let field = try FieldSQL.checked(path, from: .document, collection: collection)
+            let field = try documentField(path, reads)
             return "SELECT " + field.rank + " AS r, " + field.value + " AS v, count(*) " + selection
                 + " GROUP BY r, v ORDER BY r, v"
         }

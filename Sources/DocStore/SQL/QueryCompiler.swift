@@ -26,24 +26,48 @@ struct QueryCompiler {
     var hasContainmentIndex = false
     /// On PostgreSQL, the fields the collection's indexes are on (nil: unknown).
     var indexedPaths: Set<FieldPath>?
+    /// The field columns of a collection, which reads use in place of the
+    /// documents' JSON (``FieldColumnsInfo``).
+    var fieldColumns: (String) throws -> FieldColumnsInfo? = { _ in nil }
 
     var table: String { quoteIdentifier(collection) }
 
-    /// `WHERE …` for the query's condition.
-    func whereClause(_ query: DocumentQuery) throws -> SQLFragment {
+    /// How reads of this collection use its field columns, or nil when they
+    /// read the documents' JSON (no columns; PostgreSQL, which needs none).
+    func columnReads() throws -> ColumnReads? {
+        guard dialect == .sqlite, let columns = try fieldColumns(collection) else { return nil }
+        return ColumnReads(columns: columns, indexed: Set(try indexedFields(collection).compactMap(\.first)))
+    }
+
+    /// The expressions reading a field of the table's documents, from its column
+    /// when `reads` has one.
+    func documentField(_ path: FieldPath, _ reads: ColumnReads?) throws -> FieldSQL {
+        let field = try FieldSQL.checked(path, from: .document, collection: collection, dialect: dialect)
+        return reads?.field(path, json: field) ?? field
+    }
+
+    /// `FROM "table"`, with the join to its field columns when `reads` has them.
+    func from(_ reads: ColumnReads?) -> String {
+        " FROM \(table)" + (reads?.join(key: "key") ?? "")
+    }
+
+    /// `WHERE …` for the query's condition; fields read from their columns when
+    /// `reads` has them (a statement reading `from(reads)`).
+    func whereClause(_ query: DocumentQuery, _ reads: ColumnReads? = nil) throws -> SQLFragment {
         var compiler = ConditionCompiler(collection: collection, keyKind: keyKind, dialect: dialect)
         compiler.searchIndexes = searchIndexes
         compiler.indexedPaths = indexedPaths
+        if let reads { compiler.resolve = { path in try documentField(path, reads) } }
         let containment = hasContainmentIndex ? ContainmentSQL.terms(query.condition, body: "body") : []
         return " WHERE " + .joined(containment + [try compiler.compile(query.condition)], separator: " AND ")
     }
 
     /// `ORDER BY rank, value [DESC]… , key`: ties always end in key order; by
     /// relevance first when the query asks (``relevanceJoin(_:)``).
-    func orderClause(_ sort: [SortKey], relevance: Bool = false) throws -> SQLFragment {
+    func orderClause(_ sort: [SortKey], relevance: Bool = false, _ reads: ColumnReads? = nil) throws -> SQLFragment {
         var terms: [SQLFragment] = relevance ? Self.relevanceOrder : []
         for key in sort {
-            let field = try FieldSQL.checked(key.path, from: .document, collection: collection, dialect: dialect)
+            let field = try documentField(key.path, reads)
             terms += field.orderTerms(descending: key.descending, dialect: dialect)
         }
         terms.append("key")
@@ -61,9 +85,10 @@ struct QueryCompiler {
     }
 
     /// `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`.
-    func select(_ columns: SQLFragment, _ query: DocumentQuery) throws -> SQLFragment {
-        "SELECT " + columns + " FROM \(table)" + (try relevanceJoin(query)) + (try whereClause(query))
-            + (try orderClause(query.sort, relevance: query.relevance != nil)) + limitClause(query)
+    func select(_ columns: SQLFragment, _ query: DocumentQuery, _ reads: ColumnReads? = nil) throws -> SQLFragment {
+        let reads = try reads ?? columnReads()
+        return "SELECT " + columns + from(reads) + (try relevanceJoin(query)) + (try whereClause(query, reads))
+            + (try orderClause(query.sort, relevance: query.relevance != nil, reads)) + limitClause(query)
     }
 
     /// The documents' keys and bodies, in the query's order.
@@ -79,17 +104,19 @@ struct QueryCompiler {
     /// The key, then the rank and value of each field (two columns per field), in
     /// the query's order.
     func fields(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
+        let reads = try columnReads()
         let columns = try paths.map { path -> SQLFragment in
-            let field = try FieldSQL.checked(path, from: .document, collection: collection)
+            let field = try documentField(path, reads)
             return field.rank + ", " + field.value
         }
-        return try select(.joined(["key"] + columns, separator: ", "), query)
+        return try select(.joined(["key"] + columns, separator: ", "), query, reads)
     }
 
     /// The number of documents selected.
     func count(_ query: DocumentQuery) throws -> SQLFragment {
         if query.limit == nil && query.offset == nil {
-            return "SELECT count(*) FROM \(table)" + (try whereClause(query))
+            let reads = try columnReads()
+            return "SELECT count(*)" + from(reads) + (try whereClause(query, reads))
         }
         // PostgreSQL 15 wants every subquery in FROM named.
         return "SELECT count(*) FROM (" + (try keys(query)) + (dialect == .postgres ? ") AS q" : ")")
@@ -97,8 +124,8 @@ struct QueryCompiler {
 
     /// A statement whose rows are the selected documents' keys, for statements that
     /// work on "the documents this query selects" when a limit or offset applies.
-    func restricted(_ query: DocumentQuery) throws -> SQLFragment {
-        if query.limit == nil && query.offset == nil { return try whereClause(query) }
+    func restricted(_ query: DocumentQuery, _ reads: ColumnReads? = nil) throws -> SQLFragment {
+        if query.limit == nil && query.offset == nil { return try whereClause(query, reads) }
         return " WHERE key IN (" + (try keys(query)) + ")"
     }
 

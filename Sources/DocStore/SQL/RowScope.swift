@@ -40,6 +40,9 @@ struct RowScope {
     let collection: String
     /// The database the SQL is for: on PostgreSQL every value is `jsonb`.
     var dialect: SQLDialect = .sqlite
+    /// In the first stage of a collection with field columns: how its documents'
+    /// fields are read from the columns, and the documents' JSON (`s0.body`).
+    var columnReads: (reads: ColumnReads, body: FieldRoot)?
 
     /// The expressions reading `path` from a row: from the entry whose path is the
     /// longest prefix of it.
@@ -52,7 +55,9 @@ struct RowScope {
         let rest = FieldPath(Array(path.components.dropFirst(entry.path.components.count)))
         switch entry.source {
         case .json(_, let root):
-            return try FieldSQL.checked(rest, from: root, collection: collection, dialect: dialect)
+            let field = try FieldSQL.checked(rest, from: root, collection: collection, dialect: dialect)
+            guard let columnReads, columnReads.body == root, entry.path == .root else { return field }
+            return columnReads.reads.field(rest, json: field)
         case .column(let rank, let value) where dialect == .postgres:
             // A column is jsonb: its fields are read as a document's are.
             var field = try FieldSQL.checked(rest, from: .json(value), collection: collection, dialect: .postgres)

@@ -149,12 +149,16 @@ enum Catalog {
         for index in try searchIndexes(of: info.name, in: db) {
             for statement in try SearchIndexSQL.create(index, keyKind: info.keyKind) { try db.execute(sql: statement) }
         }
+        if let columns = try fieldColumns(of: info.name, in: db) {
+            for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
+        }
     }
 
     static func dropCollection(named name: String, in db: Database) throws {
         for index in try searchIndexes(of: name, in: db) {
             try dropSearchIndex(index, in: db)
         }
+        if let columns = try fieldColumns(of: name, in: db) { try dropFieldColumns(columns, in: db) }
         let indexNames = try String.fetchAll(db, sql: "SELECT name FROM \(indexesTable) WHERE collection = ?", arguments: [name])
         for index in indexNames {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index))")

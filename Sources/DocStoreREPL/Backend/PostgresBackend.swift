@@ -244,6 +244,17 @@ final class PostgresBackend: REPLBackend {
         return try Self.wait { try await collection.searchIndexes() }
     }
 
+    /// PostgreSQL reads a jsonb field without parsing the document's text, which
+    /// is what field columns save SQLite: there is nothing for them to do.
+    func createFieldColumns(_ name: String, on fields: [FieldPath]) throws -> FieldColumnsInfo {
+        throw CommandError("field columns are for file stores: PostgreSQL reads jsonb fields without parsing the documents' text; "
+                           + "an index (\(name).createIndex(…)) is what speeds a query there")
+    }
+
+    func dropFieldColumns(_ name: String, on fields: [FieldPath]) throws -> Bool { false }
+
+    func fieldColumns(_ name: String) throws -> FieldColumnsInfo? { nil }
+
     /// Builds the collection's search indexes again; how many there are.
     func rebuildSearchIndexes(_ name: String) throws -> Int {
         let collection = collection(name)

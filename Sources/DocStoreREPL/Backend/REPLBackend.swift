@@ -68,6 +68,10 @@ protocol REPLBackend: AnyObject {
     func dropSearchIndex(_ collection: String, on fields: [FieldPath]) throws -> Bool
     func searchIndexes(_ collection: String) throws -> [SearchIndexInfo]
     func rebuildSearchIndexes(_ collection: String) throws -> Int
+    /// Keeps fields' values in columns beside the documents (SQLite only).
+    func createFieldColumns(_ collection: String, on fields: [FieldPath]) throws -> FieldColumnsInfo
+    func dropFieldColumns(_ collection: String, on fields: [FieldPath]) throws -> Bool
+    func fieldColumns(_ collection: String) throws -> FieldColumnsInfo?
 
     // MARK: Whole collections
 

@@ -140,6 +140,18 @@ final class SQLiteBackend: REPLBackend {
         try store.collection(named: collection).searchIndexes()
     }
 
+    func createFieldColumns(_ collection: String, on fields: [FieldPath]) throws -> FieldColumnsInfo {
+        try store.collection(named: collection).createFieldColumns(on: fields)
+    }
+
+    func dropFieldColumns(_ collection: String, on fields: [FieldPath]) throws -> Bool {
+        try store.collection(named: collection).dropFieldColumns(on: fields)
+    }
+
+    func fieldColumns(_ collection: String) throws -> FieldColumnsInfo? {
+        try store.collection(named: collection).fieldColumns()
+    }
+
     func rebuildSearchIndexes(_ collection: String) throws -> Int {
         let documents = store.collection(named: collection)
         try documents.rebuildSearchIndexes()

@@ -83,7 +83,10 @@ final class CommandRunner {
             let searchIndexes: [[JSONValue?]] = try backend.searchIndexes(name).map { index in
                 [.string(index.name), .string(index.fields.map(\.description).joined(separator: ", ")), .bool(false), .string("search")]
             }
-            return .rows(columns: ["name", "fields", "unique", "kind"], indexes + searchIndexes)
+            let columns: [[JSONValue?]] = try backend.fieldColumns(name).map { columns in
+                [[.string(columns.name), .string(columns.fields.map(\.description).joined(separator: ", ")), .bool(false), .string("columns")]]
+            } ?? []
+            return .rows(columns: ["name", "fields", "unique", "kind"], indexes + searchIndexes + columns)
         case .createSearchIndex(let name, let fields):
             let index = try backend.createSearchIndex(name, on: fields)
             return .message("created search index \(index.name) on \(fields.map(\.description).joined(separator: ", "))")
@@ -91,6 +94,13 @@ final class CommandRunner {
             let dropped = try backend.dropSearchIndex(name, on: fields)
             return .message(dropped ? "dropped the search index on \(fields.map(\.description).joined(separator: ", "))"
                 : "no search index on \(fields.map(\.description).joined(separator: ", ")) in \(name)")
+        case .createFieldColumns(let name, let fields):
+            let columns = try backend.createFieldColumns(name, on: fields)
+            return .message("\(name) keeps \(columns.fields.map(\.description).joined(separator: ", ")) in columns (\(columns.name))")
+        case .dropFieldColumns(let name, let fields):
+            let dropped = try backend.dropFieldColumns(name, on: fields)
+            return .message(dropped ? "dropped the field columns of \(fields.map(\.description).joined(separator: ", "))"
+                : "no field column of \(fields.map(\.description).joined(separator: ", ")) in \(name)")
         case .rebuildSearchIndexes(let name):
             let count = try backend.rebuildSearchIndexes(name)
             return .message("rebuilt \(count) search index\(count == 1 ? "" : "es")")

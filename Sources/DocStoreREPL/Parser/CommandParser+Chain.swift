@@ -12,7 +12,7 @@ extension CommandParser {
         "filter", "sorted", "limit", "offset", "query", "group", "join", "joinAll", "all", "first", "count", "exists", "contains", "keys", "select",
         "min", "max", "sum", "average", "distinctValues", "distinct", "countBy", "delete", "update", "explain",
         "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
-        "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes",
+        "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes", "createFieldColumns", "dropFieldColumns",
         "renameField", "copyField", "removeField", "setDefault",
     ]
 
@@ -132,7 +132,7 @@ extension CommandParser {
                 try emptyArguments(method)
                 action = .explain
             case "get", "insert", "save", "deleteAll", "createIndex", "dropIndex", "indexes",
-                 "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes",
+                 "createSearchIndex", "dropSearchIndex", "rebuildSearchIndexes", "createFieldColumns", "dropFieldColumns",
                  "renameField", "copyField", "removeField", "setDefault":
                 throw REPLSyntaxError(".\(method) works on the collection itself: \(name).\(method)(…), not after a query", at: methodToken.location)
             default:

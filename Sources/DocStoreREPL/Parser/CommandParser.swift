@@ -152,6 +152,10 @@ public struct CommandParser {
         case "rebuildSearchIndexes":
             try emptyArguments("rebuildSearchIndexes")
             command = .rebuildSearchIndexes(collection: name)
+        case "createFieldColumns":
+            command = .createFieldColumns(collection: name, fields: try indexArguments(allowUnique: false).fields)
+        case "dropFieldColumns":
+            command = .dropFieldColumns(collection: name, fields: try indexArguments(allowUnique: false).fields)
         case _ where Self.fieldChangeMethods.contains(method):
             try checkCollectionExists(name, at: start.location)
             command = .changeField(collection: name, try fieldChange(method))

@@ -68,6 +68,10 @@ public enum REPLCommand: Hashable, Sendable {
     case dropSearchIndex(collection: String, fields: [FieldPath])
     /// `coll.rebuildSearchIndexes()`
     case rebuildSearchIndexes(collection: String)
+    /// `coll.createFieldColumns(\.a, \.b)`: fields kept in columns beside the documents
+    case createFieldColumns(collection: String, fields: [FieldPath])
+    /// `coll.dropFieldColumns(\.a)`
+    case dropFieldColumns(collection: String, fields: [FieldPath])
     /// `coll.renameField("old", to: "new")`, `copyField`, `removeField`,
     /// `setDefault`: one field change on every document.
     case changeField(collection: String, FieldChangeCommand)
@@ -120,7 +124,7 @@ public enum REPLCommand: Hashable, Sendable {
     public var writes: Bool {
         switch self {
         case .insert, .save, .deleteKey, .deleteAll, .createIndex, .dropIndex, .changeField, .importFile, .drop, .repair,
-             .createSearchIndex, .dropSearchIndex, .rebuildSearchIndexes: true
+             .createSearchIndex, .dropSearchIndex, .rebuildSearchIndexes, .createFieldColumns, .dropFieldColumns: true
         case .exportQuery(_, let query): query.writes
         case .query(_, _, .delete), .query(_, _, .update): true
         default: false

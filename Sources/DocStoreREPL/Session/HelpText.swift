@@ -72,6 +72,7 @@ enum HelpText {
           coll.dropIndex(\\.a)   coll.indexes()   .explain QUERY
           coll.createSearchIndex(\\.text)  dropSearchIndex(\\.text)  rebuildSearchIndexes()   full-text search
               ….sorted(byRelevanceTo: "home run")   best matches first (bm25)
+          coll.createFieldColumns(\\.a, \\.b)  dropFieldColumns(\\.a)   fields kept in columns: scans skip the JSON
         Changing every document's fields (a model that evolved; FIELD: "name" or \\.a.b):
           coll.renameField("nickName", to: "nickname")   indexes on the field follow it
           coll.copyField(FIELD, to: FIELD)   coll.removeField(FIELD) (drops its indexes)

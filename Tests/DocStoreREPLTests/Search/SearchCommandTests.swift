@@ -93,11 +93,3 @@ struct SearchCommandTests {
         #expect(try parse(#"players.dropSearchIndex(\.nickname)"#) == .dropSearchIndex(collection: "players", fields: [FieldPath("nickname")]))
     }
 }
-
-/// Rows of CSV text, read by Python's csv module.
-private func csvRows(_ text: String) throws -> [[String]] {
-    let python = try runProcess(URL(fileURLWithPath: "/usr/bin/env"),
-                                ["python3", "-c", "import csv, json, sys; print(json.dumps(list(csv.reader(sys.stdin))))"], input: text)
-    try #require(python.status == 0, "\(python.stderr)")
-    return try JSONDecoder().decode([[String]].self, from: Data(python.stdout.utf8))
-}

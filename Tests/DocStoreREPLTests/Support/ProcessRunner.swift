@@ -77,3 +77,11 @@ func withSignalMask<R>(unblocking signals: [Int32], _ body: () throws -> R) reth
     defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     return try body()
 }
+
+/// Rows of CSV text, read by Python's csv module.
+func csvRows(_ text: String) throws -> [[String]] {
+    let python = try runProcess(URL(fileURLWithPath: "/usr/bin/env"),
+                                ["python3", "-c", "import csv, json, sys; print(json.dumps(list(csv.reader(sys.stdin))))"], input: text)
+    try #require(python.status == 0, "\(python.stderr)")
+    return try JSONDecoder().decode([[String]].self, from: Data(python.stdout.utf8))
+}

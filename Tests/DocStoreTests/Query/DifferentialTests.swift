@@ -19,16 +19,29 @@ struct DifferentialTests {
         let documents: [(key: DocumentKey, document: JSONValue)]
         let other: [(key: DocumentKey, document: JSONValue)]
 
-        init(generator: inout RandomQueries) throws {
+        /// `columns`: the main collection keeps every field a query may name that
+        /// a column can hold in field columns, made before its documents (odd
+        /// seeds: the triggers fill them) or after (even: filled from the table).
+        init(generator: inout RandomQueries, columns: Bool = false, seed: UInt64 = 0) throws {
             store = try DocumentStore.inMemory()
             main = store.collection(named: "main \"docs\". [$]")
             documents = (1...80).map { (DocumentKey.integer(Int64($0)), generator.document(id: Int64($0))) }
+            if columns && seed % 2 == 1 { try main.createFieldColumns(on: Self.columnPaths(of: main.name)) }
             try main.insert(contentsOf: documents.map(\.document))
+            if columns && seed % 2 == 0 { try main.createFieldColumns(on: Self.columnPaths(of: main.name)) }
             other = (1...12).map { (n: Int) in
                 let id = Int64(n) * 2
                 return (DocumentKey.integer(id), generator.document(id: id))
             }
             try store.collection(named: "other").insert(contentsOf: other.map(\.document))
+        }
+
+        /// Member names alone, nested in `obj`, and array positions in `tags`.
+        static func columnPaths(of collection: String) -> [FieldPath] {
+            let names = RandomQueries.memberNames + ["id"]
+            let paths = names.map { FieldPath($0) } + names.map { FieldPath("obj", $0) }
+                + (0...3).map { FieldPath([.key("tags"), .index($0)]) }
+            return paths.filter { (try? IndexSQL.indexableField($0, collection: collection)) != nil }
         }
 
         /// What each subquery selects, computed by the evaluator.
@@ -42,8 +55,18 @@ struct DifferentialTests {
 
     @Test("at least 2000 random queries per run give the same keys in the same order", arguments: seeds)
     func randomQueriesAgree(seed: UInt64) throws {
+        try queriesAgree(seed: seed, columns: false)
+    }
+
+    @Test("random queries agree when fields are read from field columns", arguments: seeds.map { $0 &+ 7 })
+    func randomQueriesAgreeOnFieldColumns(seed: UInt64) throws {
+        try queriesAgree(seed: seed, columns: true)
+    }
+
+    func queriesAgree(seed: UInt64, columns: Bool) throws {
         var generator = RandomQueries(rng: SeededGenerator(seed: seed))
-        let fixture = try Fixture(generator: &generator)
+        let fixture = try Fixture(generator: &generator, columns: columns, seed: seed)
+        if columns { #expect(try fixture.main.fieldColumns()?.fields.count ?? 0 > 20) }
         var failures = 0
         for iteration in 0..<800 {
             let query = generator.query()
@@ -78,8 +101,17 @@ struct DifferentialTests {
 
     @Test("random aggregates agree", arguments: seeds)
     func randomAggregatesAgree(seed: UInt64) throws {
+        try aggregatesAgree(seed: seed, columns: false)
+    }
+
+    @Test("random aggregates agree when fields are read from field columns", arguments: seeds.map { $0 &+ 7 })
+    func randomAggregatesAgreeOnFieldColumns(seed: UInt64) throws {
+        try aggregatesAgree(seed: seed, columns: true)
+    }
+
+    func aggregatesAgree(seed: UInt64, columns: Bool) throws {
         var generator = RandomQueries(rng: SeededGenerator(seed: seed &+ 1000))
-        let fixture = try Fixture(generator: &generator)
+        let fixture = try Fixture(generator: &generator, columns: columns, seed: seed)
         var failures = 0
         for iteration in 0..<300 {
             var query = generator.query()

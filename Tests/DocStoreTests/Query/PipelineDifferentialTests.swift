@@ -14,11 +14,24 @@ struct PipelineDifferentialTests {
 
     @Test("at least 500 random pipelines per seed give the same rows in the same order", arguments: seeds)
     func randomPipelinesAgree(seed: UInt64) throws {
+        try pipelinesAgree(seed: seed, columns: false)
+    }
+
+    /// Every document field the pipelines read kept in field columns (made
+    /// before the documents on odd seeds, after on even ones).
+    @Test("random pipelines agree when fields are read from field columns", arguments: seeds.map { $0 &+ 10 })
+    func randomPipelinesAgreeOnFieldColumns(seed: UInt64) throws {
+        try pipelinesAgree(seed: seed, columns: true)
+    }
+
+    func pipelinesAgree(seed: UInt64, columns: Bool) throws {
         var generator = RandomPipelines(rng: SeededGenerator(seed: seed))
         let store = try DocumentStore.inMemory()
         let main = store.collection(named: "main")
         let bodies = (1...60).map { _ in generator.document() }
+        if columns && seed % 2 == 1 { try main.createFieldColumns(on: RandomPipelines.documentPaths) }
         try main.insert(contentsOf: bodies)
+        if columns && seed % 2 == 0 { try main.createFieldColumns(on: RandomPipelines.documentPaths) }
         if seed % 2 == 0 {  // groups by indexed fields read the index in order
             try main.createIndex(on: FieldPath("g"))
             try main.createIndex(on: [FieldPath("h", "k"), FieldPath("t")])

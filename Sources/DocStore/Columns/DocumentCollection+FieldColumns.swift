@@ -1,0 +1,102 @@
+import GRDB
+
+extension DocumentCollection {
+    /// Keeps some fields' values in columns beside the documents, which queries
+    /// then read instead of parsing each document's JSON: filters, sorts and
+    /// groups on those fields scan a narrow table of plain values (on SQLite 3.40,
+    /// parsing the JSON is most of a scan's time). Answers never change: each
+    /// column holds exactly what the query would have read from the document.
+    ///
+    ///     try batting.createFieldColumns(on: [FieldPath("HR"), FieldPath("playerID")])
+    ///     try batting.count(DocumentQuery(.compare(FieldPath("HR"), .greaterThanOrEqual, 40)))  // reads the column
+    ///
+    /// The fields join those the collection has already; the values of the
+    /// documents already stored are filled in at once, and every write keeps them
+    /// in step in its own transaction (each field costs a write about what an
+    /// index costs). A field that also starts an index is read from the index
+    /// when a condition needs it, so its column serves only scans. Columns
+    /// declared before the collection's first document are made with it.
+    ///
+    /// - Returns: The collection's field columns, all of them.
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` for a
+    ///   field no column can hold (the document itself, or a member name SQLite's
+    ///   JSON paths can't spell); ``DocStoreError/damagedDocuments(collection:keys:)``
+    ///   when stored documents aren't valid JSON (nothing changes).
+    @discardableResult
+    public func createFieldColumns(on fields: [FieldPath]) throws -> FieldColumnsInfo {
+        guard !fields.isEmpty else {
+            throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "field columns need at least one field")
+        }
+        for path in fields { _ = try IndexSQL.indexableField(path, collection: name, purpose: "field column") }
+        let columns = try changingFieldColumns { existing in
+            var all = existing?.fields ?? []
+            for path in fields where !all.contains(path) { all.append(path) }
+            return all
+        }
+        // Never nil: the fields asked for are among the columns.
+        guard let columns else { throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "no field columns were made") }
+        return columns
+    }
+
+    /// Stops keeping these fields in columns (queries read them from the
+    /// documents again). Returns whether any of them had a column.
+    @discardableResult
+    public func dropFieldColumns(on fields: [FieldPath]) throws -> Bool {
+        var had = false
+        _ = try changingFieldColumns { existing in
+            had = existing?.fields.contains(where: fields.contains) ?? false
+            return (existing?.fields ?? []).filter { !fields.contains($0) }
+        }
+        return had
+    }
+
+    /// The collection's field columns, or nil when it has none.
+    public func fieldColumns() throws -> FieldColumnsInfo? {
+        try access {
+            try store.readAccess { db in try Catalog.fieldColumns(of: name, in: db) }
+        }
+    }
+
+    /// Replaces the field columns by those `fields` returns for the current ones
+    /// (none when empty), in one transaction: a new table under a new name,
+    /// filled from the documents. Returns the new columns.
+    private func changingFieldColumns(_ fields: (FieldColumnsInfo?) -> [FieldPath]) throws -> FieldColumnsInfo? {
+        try access {
+            try store.writeAccess { db in
+                try store.withinTransaction(db) {
+                    let existing = try Catalog.fieldColumns(of: name, in: db)
+                    let wanted = fields(existing)
+                    if let existing, existing.fields == wanted { return existing }
+                    // Named before the old ones are forgotten: a new name each time.
+                    let newName = try Catalog.nextFieldColumnsName(in: db)
+                    if let existing { try Catalog.dropFieldColumns(existing, in: db) }
+                    guard !wanted.isEmpty else { return nil }
+                    let columns = FieldColumnsInfo(name: newName, collection: name, fields: wanted)
+                    try Catalog.recordFieldColumns(columns, in: db)
+                    guard let info = try store.knownCollection(named: name, in: db) else { return columns }
+                    try diagnosingDamage(in: db) {
+                        for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
+                    }
+                    return columns
+                }
+            }
+        }
+    }
+}
+
+extension DocumentCollection where Model: QueryableDocument {
+    /// Keeps these fields' values in columns beside the documents, named by key
+    /// paths into the model's fields (see ``createFieldColumns(on:)-(_)``).
+    ///
+    ///     try batting.createFieldColumns(on: \.HR, \.playerID)
+    @discardableResult
+    public func createFieldColumns<each Value>(on fields: repeat KeyPath<Model.Fields, DocumentField<each Value>>) throws -> FieldColumnsInfo {
+        try createFieldColumns(on: Self.paths(repeat each fields))
+    }
+
+    /// Stops keeping these fields in columns. Returns whether any had one.
+    @discardableResult
+    public func dropFieldColumns<each Value>(on fields: repeat KeyPath<Model.Fields, DocumentField<each Value>>) throws -> Bool {
+        try dropFieldColumns(on: Self.paths(repeat each fields))
+    }
+}

@@ -1,0 +1,35 @@
+import DocStore
+import Foundation
+import Testing
+@testable import DocStoreREPL
+
+@Suite("REPL: field columns")
+struct FieldColumnsCommandTests {
+    @Test func columnsAreMadeListedUsedAndDropped() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("games.sqlite").path
+        let result = try runProcess(try docstoreBinary(), [store, "--mode", "csv"], input: #"""
+            games.insert([{"id": 1, "hr": 3, "team": "BOS"}, {"id": 2, "hr": 41, "team": "NYA"}, {"id": 3, "hr": "41", "team": "BOS"}])
+            games.createFieldColumns(\.hr, \.team)
+            games.indexes()
+            games.filter { $0.hr >= 40 }.count()
+            .explain games.filter { $0.hr >= 40 }.count()
+            games.group(by: \.team) { (n: $0.count(), hr: $0.sum(\.hr)) }
+            games.dropFieldColumns(\.hr)
+            games.indexes()
+            games.createFieldColumns()
+
+            """#)
+        #expect(result.status == 1, "the last line is a mistake: \(result.stderr)")
+        #expect(result.stderr.contains("games keeps hr, team in columns (docstore_columns_1)"), "\(result.stderr)")
+        #expect(result.stderr.contains("dropped the field columns of hr"), "\(result.stderr)")
+        #expect(result.stderr.contains("expected a key path such as \\.field, found ')'"), "\(result.stderr)")
+        let rows = try csvRows(result.stdout)
+        #expect(rows.prefix(3) == [["name", "fields", "unique", "kind"], ["docstore_columns_1", "hr, team", "false", "columns"], ["1"]],
+                "\(rows)")
+        #expect(result.stdout.contains("docstore_columns.v0 >= ?"), "the count reads the column: \(result.stdout)")
+        #expect(rows.contains(["BOS", "2", "3"]) && rows.contains(["NYA", "1", "41"]), "the string \"41\" is not summed: \(rows)")
+        #expect(rows.contains(["docstore_columns_2", "team", "false", "columns"]), "\(rows)")
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import Testing
+@testable import DocStore
+
+/// Field columns hold, after every kind of write, exactly what the compiler's
+/// expressions read from the documents, and queries read them.
+@Suite("Field columns")
+struct FieldColumnsTests {
+    static let paths = [FieldPath("a"), FieldPath("b", "c"), FieldPath([.key("tags"), .index(0)]), FieldPath("missing")]
+
+    /// The columns' rows, and the same expressions computed from the documents
+    /// now (not by the triggers): they must be equal, row for row.
+    static func expectInStep(_ collection: DocumentCollection<JSONValue>, _ step: String) throws {
+        try collection.store.databaseWriter.read { db in
+            guard let columns = try Catalog.fieldColumns(of: collection.name, in: db) else {
+                Issue.record("\(step): no field columns")
+                return
+            }
+            let expressions = columns.fields.map { path -> String in
+                let field = FieldSQL(path, from: .document)
+                return "\(field.type.sql), \(field.rank.sql), \(field.value.sql)"
+            }.joined(separator: ", ")
+            let names = columns.fields.indices.map { (position: Int) -> String in "t\(position), r\(position), v\(position)" }.joined(separator: ", ")
+            let stored = try Row.fetchAll(db, sql: "SELECT k, \(names) FROM \(quoteIdentifier(columns.name)) ORDER BY k")
+            let computed = try Row.fetchAll(db, sql: "SELECT key, \(expressions) FROM \(quoteIdentifier(collection.name)) ORDER BY key")
+            #expect(stored.map { Array($0.databaseValues) } == computed.map { Array($0.databaseValues) }, "\(step)")
+            #expect(!computed.isEmpty || step.hasPrefix("empty"), "\(step): the test should have documents")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func columnsFollowEveryKindOfWrite(stringKeys: Bool) throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        let id: (Int) -> JSONValue = { stringKeys ? .string("k\($0)") : .integer(Int64($0)) }
+        // Declared before the first document: made with the table.
+        try docs.createFieldColumns(on: Self.paths)
+        try docs.insert(["id": id(1), "a": 1, "b": ["c": "x"], "tags": [true, 2]])
+        try Self.expectInStep(docs, "first insert")
+        try docs.insert(contentsOf: [["id": id(2), "a": 2.5, "b": ["c": ["nested": 1]]], ["id": id(3), "a": "3", "tags": ["t"]],
+                                     ["id": id(4), "a": .null, "b": 7], ["id": id(5), "a": "18446744073709551615"]])
+        try Self.expectInStep(docs, "insert(contentsOf:)")
+        try docs.save(["id": id(2), "a": false, "b": ["c": [1, 2]]])
+        try Self.expectInStep(docs, "save replacing")
+        try docs.save(["id": id(6), "a": 6])
+        try Self.expectInStep(docs, "save inserting")
+        _ = try docs.update(DocumentQuery(.compare(FieldPath("a"), .less, 10)),
+                            [.increment(FieldPath("a"), 1), .set(FieldPath("b", "c"), "set"), .remove(FieldPath([.key("tags"), .index(0)]))])
+        try Self.expectInStep(docs, "update by query")
+        _ = try docs.delete(id(3).keyValue)
+        try Self.expectInStep(docs, "delete by key")
+        _ = try docs.delete(DocumentQuery(.compare(FieldPath("a"), .equal, 7)))
+        try Self.expectInStep(docs, "delete by query")
+        struct Abort: Error {}
+        #expect(throws: Abort.self) {
+            try store.write { _ in
+                try docs.insert(["id": id(9), "a": 9])
+                _ = try docs.update(DocumentQuery(), [.set(FieldPath("a"), "rolled back")])
+                throw Abort()
+            }
+        }
+        try Self.expectInStep(docs, "rolled back transaction")
+        #expect(try docs.count(DocumentQuery(.compare(FieldPath("a"), .equal, "rolled back"))) == 0)
+        _ = try docs.renameField(FieldPath("a"), to: FieldPath("z"))
+        try Self.expectInStep(docs, "field renamed")
+        #expect(try docs.count(DocumentQuery(.exists(FieldPath("a")))) == 0)
+        _ = try docs.deleteAll()
+        try Self.expectInStep(docs, "empty after deleteAll")
+    }
+
+    @Test func queriesReadTheColumnsUnlessAnIndexStartsWithTheField() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: (1...50).map { ["n": .integer(Int64($0)), "s": .string("s\($0 % 5)")] as JSONValue })
+        let query = DocumentQuery(.and([.compare(FieldPath("n"), .greater, 40), .compare(FieldPath("s"), .equal, "s1")]))
+        #expect(try !docs.explain(query).sql.contains("docstore_columns"))
+        try docs.createFieldColumns(on: [FieldPath("n"), FieldPath("s")])
+        #expect(try docs.explain(query).sql.contains("docstore_columns.v0 > ?"))
+        #expect(try docs.keys(query) == [.integer(41), .integer(46)])
+        try docs.createIndex(on: FieldPath("n"))
+        let explained = try docs.explain(query)
+        #expect(!explained.sql.contains("docstore_columns.v0"), "n is read from its index: \(explained.sql)")
+        #expect(explained.sql.contains("docstore_columns.v1"), "s still from its column: \(explained.sql)")
+        #expect(explained.plan.joined().contains("docstore_ix_1"), "\(explained.plan)")
+        #expect(try docs.keys(query) == [.integer(41), .integer(46)])
+        #expect(try docs.dropFieldColumns(on: [FieldPath("n"), FieldPath("s")]))
+        #expect(try docs.fieldColumns() == nil)
+        #expect(try !docs.explain(query).sql.contains("docstore_columns"))
+        let tables = try store.databaseWriter.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'docstore_columns%'")
+        }
+        #expect(tables.isEmpty, "the table and its triggers are gone: \(tables)")
+        #expect(try docs.dropFieldColumns(on: [FieldPath("n")]) == false)
+    }
+
+    @Test func addingFieldsKeepsTheOnesThereAndSurvivesReopening() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let store = try DocumentStore(path: path)
+            let docs = store.collection(named: "docs")
+            try docs.insert(contentsOf: [["a": 1, "b": "x"], ["a": 2, "b": "y"]])
+            try docs.createFieldColumns(on: [FieldPath("a")])
+            let both = try docs.createFieldColumns(on: [FieldPath("b"), FieldPath("a")])
+            #expect(both.fields == [FieldPath("a"), FieldPath("b")])
+            #expect(both.name == "docstore_columns_2", "a new table each time")
+        }
+        let store = try DocumentStore(path: path)
+        let docs = store.collection(named: "docs")
+        try docs.insert(["a": 3, "b": "z"])
+        try Self.expectInStep(docs, "after reopening")
+        #expect(try docs.explain(DocumentQuery(.compare(FieldPath("b"), .equal, "z"))).sql.contains("docstore_columns"))
+        #expect(try docs.count(DocumentQuery(.compare(FieldPath("b"), .equal, "z"))) == 1)
+        #expect(try store.dropCollection(named: "docs"))
+        let left = try store.databaseWriter.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'docstore_columns%'")
+        }
+        #expect(left.isEmpty, "dropping the collection drops its columns: \(left)")
+    }
+
+    @Test func fieldsNoColumnCanHoldAreRefusedByName() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(["a": 1])
+        for path in [FieldPath.root, FieldPath("q\"uote"), FieldPath([.key("a"), .index(-1)])] {
+            do {
+                try docs.createFieldColumns(on: [FieldPath("a"), path])
+                Issue.record("\(path) was accepted")
+            } catch DocStoreError.invalidQuery(let collection, let field, let reason) {
+                #expect(collection == "docs" && field == path.description && reason.contains("field column"), "\(reason)")
+            }
+        }
+        #expect(throws: DocStoreError.self) { try docs.createFieldColumns(on: []) }
+        #expect(try docs.fieldColumns() == nil, "nothing was made")
+    }
+
+    @Test func aDamagedDocumentIsNamedAndNothingChanges() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: [["id": 1, "a": 1], ["id": 2, "a": 2]])
+        try store.databaseWriter.write { db in try db.execute(sql: #"UPDATE docs SET body = '{"a": 2' WHERE key = 2"#) }
+        do {
+            try docs.createFieldColumns(on: [FieldPath("a")])
+            Issue.record("columns were made over a damaged document")
+        } catch DocStoreError.damagedDocuments(let collection, let keys) {
+            #expect(collection == "docs" && keys == [.integer(2)])
+        }
+        #expect(try docs.fieldColumns() == nil)
+        #expect(try docs.get(1) == ["id": 1, "a": 1])
+    }
+}
+
+private extension JSONValue {
+    /// The key this `id` value stands for.
+    var keyValue: DocumentKey {
+        switch self {
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        default: .integer(0)
+        }
+    }
+}
