@@ -6,6 +6,18 @@ extension Catalog {
     /// the first ``recordFieldColumns(_:in:)``, and a store without it has none.
     static let fieldColumnsTable = "docstore_field_columns"
 
+    /// The field columns of a collection that queries may read: recorded, and
+    /// kept by their triggers on the collection's table. A table dropped and made
+    /// again by a DocStore that predates field columns loses the triggers, and
+    /// its columns no longer follow the documents: they are then not read.
+    static func readableFieldColumns(of collection: String, in db: Database) throws -> FieldColumnsInfo? {
+        guard let columns = try fieldColumns(of: collection, in: db) else { return nil }
+        let triggers = ["_insert", "_update", "_delete"].map { columns.name + $0 }
+        let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ? AND name IN (?, ?, ?)",
+                                     arguments: [collection] + StatementArguments(triggers)) ?? 0
+        return found == triggers.count ? columns : nil
+    }
+
     /// The field columns of a collection, if it has any.
     static func fieldColumns(of collection: String, in db: Database) throws -> FieldColumnsInfo? {
         guard try db.tableExists(fieldColumnsTable) else { return nil }

@@ -66,7 +66,11 @@ extension DocumentCollection {
                 try store.withinTransaction(db) {
                     let existing = try Catalog.fieldColumns(of: name, in: db)
                     let wanted = fields(existing)
-                    if let existing, existing.fields == wanted { return existing }
+                    // The same fields, kept by their triggers: nothing to do. (Columns that
+                    // lost their triggers are made again.)
+                    if let existing, existing.fields == wanted, try Catalog.readableFieldColumns(of: name, in: db) != nil {
+                        return existing
+                    }
                     // Named before the old ones are forgotten: a new name each time.
                     let newName = try Catalog.nextFieldColumnsName(in: db)
                     if let existing { try Catalog.dropFieldColumns(existing, in: db) }

@@ -91,4 +91,9 @@ struct ColumnReads {
     func join(key: String) -> String {
         FieldColumnsSQL.join(columns, key: key)
     }
+
+    /// The columns' table alone, under the alias queries read it by.
+    var table: String {
+        quoteIdentifier(columns.name) + " AS " + FieldColumnsSQL.alias
+    }
 }

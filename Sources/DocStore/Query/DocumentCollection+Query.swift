@@ -90,7 +90,7 @@ extension DocumentCollection {
     func queryCompiler(in db: Database) -> QueryCompiler {
         var compiler = QueryCompiler(collection: name, keyKind: { [store] other in try store.knownCollection(named: other, in: db)?.keyKind })
         compiler.indexedFields = { collection in try Catalog.indexes(of: collection, in: db).map(\.fields) }
-        compiler.fieldColumns = { collection in try Catalog.fieldColumns(of: collection, in: db) }
+        compiler.fieldColumns = { collection in try Catalog.readableFieldColumns(of: collection, in: db) }
         compiler.searchIndexes = { collection in try Catalog.searchIndexes(of: collection, in: db) }
         return compiler
     }

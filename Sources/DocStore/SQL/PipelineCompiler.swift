@@ -3,16 +3,20 @@
 /// stage's, in its order.
 ///
 ///     // batting.group(by: \.playerID) { (hr: $0.sum(\.HR)) }.sorted { $0.hr.descending }.limit(3)
-///     SELECT s2.key, s2.r0, s2.v0, s2.r1, s2.v1 FROM (
-///       SELECT row_number() OVER (ORDER BY s1.r1 DESC, s1.v1 DESC, s1.key) AS key, s1.r0 AS r0, … FROM (
-///         SELECT row_number() OVER (ORDER BY <rank>, <value>) AS key, <rank> AS r0, <value> AS v0,
-///                2 AS r1, coalesce(sum(CASE WHEN <HR rank> = 2 THEN <HR value> END), 0) AS v1
-///         FROM "batting" AS s0 GROUP BY <rank>, <value>) AS s1
-///       ORDER BY s1.r1 DESC, s1.v1 DESC, s1.key LIMIT ? OFFSET ?) AS s2
-///     ORDER BY s2.key
+///     SELECT s3.key, s3.r0, s3.v0, s3.r1, s3.v1 FROM (
+///       SELECT NULL AS key, s2.r1 AS o0, s2.v1 AS o1, s2.o0 AS o2, s2.o1 AS o3, s2.r0 AS r0, … FROM (
+///         SELECT NULL AS key, g1.r0 AS o0, g1.v0 AS o1, g1.r0 AS r0, <the key's value> AS v0,
+///                2 AS r1, coalesce(sum(CASE WHEN g1.r1 = 2 THEN g1.v1 END), 0) AS v1
+///         FROM (SELECT <rank> AS r0, <value> AS v0, <HR rank> AS r1, <HR value> AS v1
+///               FROM "batting" AS s0 LIMIT -1) AS g1 GROUP BY g1.v0, g1.r0) AS s2
+///       ORDER BY o0 DESC, o1 DESC, o2, o3 LIMIT ? OFFSET ?) AS s3
+///     ORDER BY s3.o0 DESC, s3.o1 DESC, s3.o2, s3.o3
 ///
-/// Its columns: the row's order key, then per ``RowScope/Entry`` one JSON column
-/// (a document) or two (a computed column's rank and value).
+/// Its columns: the row's key (a document's; NULL once stages make new rows),
+/// then per ``RowScope/Entry`` one JSON column (a document) or two (a computed
+/// column's rank and value). On SQLite a stage that orders rows carries its
+/// order terms out as columns `o0…`, which the stages after it order by; on
+/// PostgreSQL `row_number()` numbers them into the key.
 struct PipelineCompiler {
     let compiler: QueryCompiler
     private var aliasCount = 0
@@ -33,7 +37,10 @@ struct PipelineCompiler {
         let reads = try compiler.columnReads()
         tableFrom = compiler.table + " AS " + alias + (reads?.join(key: alias + ".key") ?? "")
         let body = SQLFragment(alias + ".body")
-        var scope = RowScope(from: SQLFragment(tableFrom), key: SQLFragment(alias + ".key"),
+        // With field columns, rows are keyed by the columns' key, so that a
+        // statement reading no document names the table only in `tableFrom`.
+        let key = reads == nil ? alias + ".key" : FieldColumnsSQL.alias + ".k"
+        var scope = RowScope(from: SQLFragment(tableFrom), key: SQLFragment(key),
                              entries: [RowScope.Entry(path: .root, source: .json(body, root: .json(body)))],
                              collection: collection, dialect: dialect)
         scope.columnReads = reads.map { ($0, .json(body)) }
@@ -56,7 +63,12 @@ struct PipelineCompiler {
         }
         var sql: SQLFragment = "SELECT " + SQLFragment.joined([scope.key] + columns(of: scope), separator: ", ")
         sql += " FROM " + scope.from
-        sql += scope.whereClause + " ORDER BY " + scope.key
+        sql += scope.whereClause + " ORDER BY " + .joined(scope.orderTerms.map(\.sql), separator: ", ")
+        if let reads, !sqlMentions(sql.sql.replacingOccurrences(of: tableFrom, with: ""), alias: alias) {
+            // No document is read: the narrow columns' table alone (every document
+            // has its row there), not a scan of the documents joined to it.
+            sql.sql = sql.sql.replacingOccurrences(of: tableFrom, with: reads.table)
+        }
         return (sql, scope.entries)
     }
 
@@ -101,6 +113,17 @@ struct PipelineCompiler {
             scope.from += " LEFT JOIN " + (try compiler.relevanceRanks(relevance)) + " AS docstore_relevance ON docstore_relevance.docstore_key = " + documentKey
         }
         guard !query.sort.isEmpty || query.relevance != nil || query.limit != nil || query.offset != nil else { return scope }
+        if dialect == .sqlite {
+            // The sort terms go out of the subquery as its columns `o0…`, which the
+            // next stages order by: no window function numbers the rows.
+            var terms = query.relevance != nil ? QueryCompiler.relevanceOrder.map { OrderTerm($0) } : []
+            for key in query.sort {
+                let field = try scope.field(key.path)
+                terms += [OrderTerm(field.rank, descending: key.descending), OrderTerm(field.value, descending: key.descending)]
+            }
+            terms += scope.orderTerms
+            return wrapped(scope, key: "NULL", tail: " ORDER BY " + Self.orderColumns(terms) + compiler.limitClause(query), order: terms)
+        }
         var order: [SQLFragment] = query.relevance != nil ? QueryCompiler.relevanceOrder : []
         for key in query.sort {
             let field = try scope.field(key.path)
@@ -212,8 +235,9 @@ struct PipelineCompiler {
     /// A group: a first subquery reads each field the group needs once per row
     /// (its rank and value), which the `GROUP BY` and the aggregates then use as
     /// plain columns (`LIMIT -1` keeps SQLite from merging it back, which would
-    /// read each field again for every aggregate). When the group reads only its
-    /// keys and an index starts with them, the index alone is read, in order.
+    /// read each field's JSON again for every aggregate; fields read from columns
+    /// need no fence). When the group reads only its keys and an index starts
+    /// with them, the index alone is read, in order.
     private mutating func group(_ scope: RowScope, _ grouping: Grouping) throws -> RowScope {
         var paths: [FieldPath] = []
         for path in grouping.keys + grouping.aggregates.compactMap(\.aggregate.field) where !paths.contains(path) {
@@ -223,8 +247,10 @@ struct PipelineCompiler {
         aliasCount += 1
         var columns: [SQLFragment] = []
         var entries: [RowScope.Entry] = []
+        var readsJSON = false
         for (index, path) in paths.enumerated() {
             let field = try scope.field(path)
+            readsJSON = readsJSON || field.rank.sql.contains("(") || field.value.sql.contains("(")
             columns.append(field.rank + " AS r\(index), " + field.value + " AS v\(index)")
             entries.append(RowScope.Entry(path: path, source: .column(rank: SQLFragment("\(alias).r\(index)"),
                                                                   value: SQLFragment("\(alias).v\(index)"))))
@@ -239,8 +265,11 @@ struct PipelineCompiler {
         let covered = paths.count == keyCount
         let indexed = try covered && isTable && compiler.indexedFields(collection).contains { $0.starts(with: grouping.keys) }
         let order: SQLFragment = indexed ? " ORDER BY " + .joined(keyTerms, separator: ", ") : ""
+        // Fields that are plain columns (field columns, a stage's) are read as they
+        // are: the subquery may then be merged into the group's query.
+        let fence: SQLFragment = readsJSON || !order.sql.isEmpty ? " LIMIT -1" : ""
         let rows = RowScope(from: "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from + scope.whereClause
-                                  + order + " LIMIT -1) AS \(alias)",
+                                  + order + fence + ") AS \(alias)",
                             key: "NULL", entries: entries, collection: collection)
         var grouped = rows
         // 2 and 2.0 are one group, so are 0.0 and -0.0: its key is the integer
@@ -256,15 +285,33 @@ struct PipelineCompiler {
             let (rank, value) = try rows.aggregate(named.aggregate)
             grouped.entries.append(RowScope.Entry(path: FieldPath(named.name), source: .column(rank: rank, value: value)))
         }
-        let terms = SQLFragment.joined((0..<keyCount).map { SQLFragment("\(alias).r\($0), \(alias).v\($0)") }, separator: ", ")
-        return wrapped(grouped, key: "row_number() OVER (ORDER BY " + terms + ")", tail: " GROUP BY " + terms)
+        // Grouping by each key's value, then its rank, sorts fewer ties than rank
+        // first (most rows share a rank): 38 against 48 ms over Batting's 108 789
+        // rows. Rows read from an index in (rank, value) order keep that order.
+        let terms = SQLFragment.joined((0..<keyCount).map {
+            SQLFragment(indexed ? "\(alias).r\($0), \(alias).v\($0)" : "\(alias).v\($0), \(alias).r\($0)")
+        }, separator: ", ")
+        // Groups are in the order of their keys' rank and value: those go out as
+        // the subquery's order columns, no window function numbers the groups.
+        let groupOrder = (0..<keyCount).flatMap { [OrderTerm(SQLFragment("\(alias).r\($0)")), OrderTerm(SQLFragment("\(alias).v\($0)"))] }
+        return wrapped(grouped, key: "NULL", tail: " GROUP BY " + terms, order: groupOrder)
+    }
+
+    /// `o0 DESC, o1, …`: the order columns of a subquery, in its own `ORDER BY`
+    /// (SQLite reads a result column's alias there, so each term is computed once).
+    static func orderColumns(_ terms: [OrderTerm]) -> SQLFragment {
+        .joined(terms.indices.map { OrderTerm(SQLFragment("o\($0)"), descending: terms[$0].descending).sql }, separator: ", ")
     }
 
     /// The scope closed into a subquery (`(SELECT …) AS sN`), its rows numbered
-    /// by `key`, whose columns the returned scope reads.
-    mutating func wrapped(_ scope: RowScope, key: SQLFragment, tail: SQLFragment) -> RowScope {
+    /// by `key`, whose columns the returned scope reads. On SQLite the rows'
+    /// order terms (`order`, or the scope's own) go out as columns `o0…` too,
+    /// which the returned scope is in order by.
+    mutating func wrapped(_ scope: RowScope, key: SQLFragment, tail: SQLFragment, order: [OrderTerm]? = nil) -> RowScope {
         let alias = nextAlias()
         var columns: [SQLFragment] = [key + " AS key"]
+        let terms = dialect == .sqlite ? order ?? scope.orderTerms : []
+        for (index, term) in terms.enumerated() { columns.append(term.expression + " AS o\(index)") }
         var entries: [RowScope.Entry] = []
         for (index, entry) in scope.entries.enumerated() {
             switch entry.source {
@@ -289,6 +336,7 @@ struct PipelineCompiler {
         var sql: SQLFragment = "(SELECT " + .joined(columns, separator: ", ") + " FROM " + scope.from
         sql += scope.whereClause + tail + fence + ") AS \(alias)"
         var wrapped = RowScope(from: sql, key: SQLFragment("\(alias).key"), entries: entries, collection: collection, dialect: dialect)
+        wrapped.order = terms.indices.map { OrderTerm(SQLFragment("\(alias).o\($0)"), descending: terms[$0].descending) }
         // Rows keep their keys' type when their key is carried, not numbered.
         wrapped.keyIsText = scope.keyIsText && key.sql == scope.key.sql
         return wrapped

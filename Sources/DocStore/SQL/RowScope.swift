@@ -31,6 +31,12 @@ struct RowScope {
     var conditions: [SQLFragment] = []
     /// The expression of the rows' order: a document key, a position.
     var key: SQLFragment
+    /// On SQLite, the rows' order when it is not ``key``'s: a stage's sort
+    /// terms, carried out of its subquery as columns (`s2.o0 DESC, s2.o1, …`),
+    /// which spares numbering the rows with a window function.
+    var order: [OrderTerm] = []
+    /// The terms the rows are in order by.
+    var orderTerms: [OrderTerm] { order.isEmpty ? [OrderTerm(key)] : order }
     /// Whether ``key`` is text (a string or UUID collection's keys, before any
     /// stage numbers the rows) rather than an integer.
     var keyIsText = false
@@ -77,4 +83,18 @@ struct RowScope {
     var whereClause: SQLFragment {
         conditions.isEmpty ? "" : " WHERE " + .joined(conditions, separator: " AND ")
     }
+}
+
+/// One term of an `ORDER BY`.
+struct OrderTerm {
+    var expression: SQLFragment
+    var descending = false
+
+    init(_ expression: SQLFragment, descending: Bool = false) {
+        self.expression = expression
+        self.descending = descending
+    }
+
+    /// `expression [DESC]`.
+    var sql: SQLFragment { descending ? expression + " DESC" : expression }
 }

@@ -48,3 +48,30 @@ func isExpressibleInJSONPath(_ key: String) -> Bool {
             && scalar != "\u{2028}" && scalar != "\u{2029}"
     }
 }
+
+/// Whether SQL text names `alias`'s columns (`alias.` outside quoted identifiers
+/// and string literals, not the end of a longer name): what tells the compiler
+/// a subquery's table is still read.
+func sqlMentions(_ sql: String, alias: String) -> Bool {
+    let token = Array((alias + ".").utf8)
+    let bytes = Array(sql.utf8)
+    var quote: UInt8?
+    var index = 0
+    while index < bytes.count {
+        let byte = bytes[index]
+        if let open = quote {
+            // A doubled quote inside a quoted run is the quote itself.
+            if byte == open { quote = nil }
+        } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+            quote = byte
+        } else if bytes[index...].starts(with: token) {
+            let before = index == 0 ? UInt8(ascii: " ") : bytes[index - 1]
+            let isNamePart = before == UInt8(ascii: "_") || before >= 0x80
+                || (before | 0x20 >= UInt8(ascii: "a") && before | 0x20 <= UInt8(ascii: "z"))
+                || (before >= UInt8(ascii: "0") && before <= UInt8(ascii: "9"))
+            if !isNamePart { return true }
+        }
+        index += 1
+    }
+    return false
+}

@@ -25,7 +25,7 @@ struct CompleterTests {
     @Test func methods() {
         #expect(complete("players.fil") == .init(replacing: 3, candidates: ["filter"]))
         #expect(complete("players.filter { $0.teamId == 1 }.so") == .init(replacing: 2, candidates: ["sorted"]))
-        #expect(complete("players.c").candidates == ["contains", "copyField", "count", "countBy", "createIndex", "createSearchIndex"])
+        #expect(complete("players.c").candidates == ["contains", "copyField", "count", "countBy", "createFieldColumns", "createIndex", "createSearchIndex"])
         #expect(complete("players.ren") == .init(replacing: 3, candidates: ["renameField"]))
     }
 

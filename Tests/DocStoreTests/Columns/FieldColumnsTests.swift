@@ -119,6 +119,58 @@ struct FieldColumnsTests {
         #expect(left.isEmpty, "dropping the collection drops its columns: \(left)")
     }
 
+    /// A DocStore that predates field columns drops a collection's table and
+    /// makes it again: the columns lose their triggers, and with them the right
+    /// to be read (their rows describe the old documents).
+    @Test func columnsWithoutTheirTriggersAreNotRead() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: [["id": 1, "a": 1], ["id": 2, "a": 2]])
+        try docs.createFieldColumns(on: [FieldPath("a")])
+        try store.databaseWriter.write { db in
+            try db.execute(sql: """
+                DROP TABLE docs;
+                CREATE TABLE docs (key INTEGER PRIMARY KEY, body TEXT NOT NULL);
+                INSERT INTO docs VALUES (3, '{"id":3,"a":2}');
+                """)
+        }
+        let query = DocumentQuery(.compare(FieldPath("a"), .equal, 2))
+        #expect(try docs.keys(query) == [.integer(3)])
+        #expect(try docs.rows(QueryPipeline(query)).count == 1)
+        #expect(try !docs.explain(query).sql.contains("docstore_columns"))
+        // Making them again restores them.
+        try docs.createFieldColumns(on: [FieldPath("a")])
+        try Self.expectInStep(docs, "made again")
+        #expect(try docs.explain(query).sql.contains("docstore_columns"))
+        #expect(try docs.keys(query) == [.integer(3)])
+    }
+
+    @Test func aTableIsSeenReadOnlyOutsideQuotesAndLongerNames() {
+        #expect(sqlMentions("SELECT s0.body FROM t AS s0", alias: "s0"))
+        #expect(sqlMentions(#"SELECT "a""s0.x", s0.key"#, alias: "s0"))
+        #expect(!sqlMentions(#"SELECT "s0.body", 's0.key', xs0.key, s0_.key FROM "x s0.key" AS s0"#, alias: "s0"))
+    }
+
+    /// A pipeline that reads no document reads the columns' table alone; one that
+    /// does joins it to the documents. Both give the evaluator's rows.
+    @Test func pipelinesReadTheDocumentsOnlyWhenTheyNeedThem() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "x s0.body")
+        let documents: [JSONValue] = (1...30).map { ["g": .string("g\($0 % 3)"), "n": .integer(Int64($0)), "tags": ["t"]] }
+        try docs.insert(contentsOf: documents)
+        try docs.createFieldColumns(on: [FieldPath("g"), FieldPath("n")])
+        let stored = Array(zip(try docs.keys(DocumentQuery()), try docs.fetch(DocumentQuery()))).map { (key: $0.0, document: $0.1) }
+        let grouped = QueryPipeline(DocumentQuery(.compare(FieldPath("n"), .greater, 3)), stages: [
+            .group(Grouping(keys: [FieldPath("g")], aggregates: [NamedAggregate("total", .sum(FieldPath("n")))])),
+        ])
+        let documentsToo = QueryPipeline(DocumentQuery(.arrayContains(FieldPath("tags"), "t"), sort: [SortKey(FieldPath("n"), descending: true)], limit: 2))
+        for (pipeline, readsDocuments) in [(grouped, false), (documentsToo, true)] {
+            let sql = try docs.explain(pipeline).sql
+            #expect(sql.contains(#"FROM "docstore_columns_1" AS docstore_columns"#) != readsDocuments, "\(sql)")
+            #expect(try docs.rows(pipeline) == pipeline.run(on: stored, collection: docs.name))
+        }
+    }
+
     @Test func fieldsNoColumnCanHoldAreRefusedByName() throws {
         let store = try DocumentStore.inMemory()
         let docs = store.collection(named: "docs")
