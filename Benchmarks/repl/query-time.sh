@@ -4,6 +4,9 @@
 #
 #   Benchmarks/repl/query-time.sh [RUNS]        (from the repository root; RUNS: 7)
 #   DOCSTORE_BIN=/path/to/docstore Benchmarks/repl/query-time.sh 5
+#   FIELD_COLUMNS=1 Benchmarks/repl/query-time.sh        (docstore keeps the fields
+#       the questions read in field columns: `createFieldColumns`, opt-in as an
+#       index is, made after the import and before the timing)
 #
 # Builds the release `docstore` unless DOCSTORE_BIN names one. LAHMAN names the
 # data folder (People.csv, Teams.csv, Batting.csv).
@@ -103,13 +106,17 @@ script() {
 }
 
 echo "# docstore query time, $(date -u +%Y-%m-%d), median of $runs runs after one warm-up, .timer on"
-echo "# $bin; sqlite3 $(sqlite3 --version | cut -d' ' -f1); $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+echo "# $bin; sqlite3 $(sqlite3 --version | cut -d' ' -f1); $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg); field columns: ${FIELD_COLUMNS:-0}"
 
 for table in Batting People Teams; do
     lower=$(tr '[:upper:]' '[:lower:]' <<< "$table")
     "$bin" "$work/lahman.docstore" -c ".import $lower $data/$table.csv" 2>/dev/null
     sqlite3 "$work/lahman.sqlite" ".import --csv $data/$table.csv $lower"
 done
+if [[ "${FIELD_COLUMNS:-0}" == 1 ]]; then
+    "$bin" "$work/lahman.docstore" -c 'batting.createFieldColumns(\.HR, \.playerID, \.teamID, \.yearID, \.H, \.AB)' \
+        -c 'people.createFieldColumns(\.playerID, \.birthYear, \.birthCountry)' -c 'teams.createFieldColumns(\.yearID, \.lgID, \.W)' 2>/dev/null
+fi
 
 # Every side must give the same answer, or the comparison means nothing: the
 # last run's output of each (docstore's as NDJSON, the others as lists) is

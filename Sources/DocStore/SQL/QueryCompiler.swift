@@ -93,7 +93,8 @@ struct QueryCompiler {
 
     /// The documents' keys and bodies, in the query's order.
     func documents(_ query: DocumentQuery) throws -> SQLFragment {
-        try select("key, body", query)
+        if let chosen = try documentsChosenByColumns(query) { return chosen }
+        return try select("key, body", query)
     }
 
     /// The documents' keys, in the query's order.

@@ -35,6 +35,9 @@ struct RowScope {
     /// terms, carried out of its subquery as columns (`s2.o0 DESC, s2.o1, …`),
     /// which spares numbering the rows with a window function.
     var order: [OrderTerm] = []
+    /// At most how many rows there are, when a limit bounds them (a join then
+    /// looks a few rows' matches up one by one).
+    var rowBound: Int?
     /// The terms the rows are in order by.
     var orderTerms: [OrderTerm] { order.isEmpty ? [OrderTerm(key)] : order }
     /// Whether ``key`` is text (a string or UUID collection's keys, before any

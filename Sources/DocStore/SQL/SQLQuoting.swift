@@ -53,8 +53,24 @@ func isExpressibleInJSONPath(_ key: String) -> Bool {
 /// and string literals, not the end of a longer name): what tells the compiler
 /// a subquery's table is still read.
 func sqlMentions(_ sql: String, alias: String) -> Bool {
-    let token = Array((alias + ".").utf8)
+    sqlContains(sql, token: alias + ".", wholeName: false)
+}
+
+/// Whether SQL text uses the bare name `name` (a column: `body`, `key`) outside
+/// quoted identifiers and string literals, as a whole name (not `s0.body`).
+func sqlMentions(_ sql: String, name: String) -> Bool {
+    sqlContains(sql, token: name, wholeName: true)
+}
+
+/// Whether `token` occurs in `sql` outside quotes, not preceded by a name's
+/// character or a dot, and (for a `wholeName`) not followed by one.
+private func sqlContains(_ sql: String, token: String, wholeName: Bool) -> Bool {
+    let token = Array(token.utf8)
     let bytes = Array(sql.utf8)
+    func isNamePart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "_") || byte >= 0x80 || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
     var quote: UInt8?
     var index = 0
     while index < bytes.count {
@@ -66,10 +82,8 @@ func sqlMentions(_ sql: String, alias: String) -> Bool {
             quote = byte
         } else if bytes[index...].starts(with: token) {
             let before = index == 0 ? UInt8(ascii: " ") : bytes[index - 1]
-            let isNamePart = before == UInt8(ascii: "_") || before >= 0x80
-                || (before | 0x20 >= UInt8(ascii: "a") && before | 0x20 <= UInt8(ascii: "z"))
-                || (before >= UInt8(ascii: "0") && before <= UInt8(ascii: "9"))
-            if !isNamePart { return true }
+            let after = index + token.count < bytes.count ? bytes[index + token.count] : UInt8(ascii: " ")
+            if !isNamePart(before) && before != UInt8(ascii: ".") && !(wholeName && isNamePart(after)) { return true }
         }
         index += 1
     }

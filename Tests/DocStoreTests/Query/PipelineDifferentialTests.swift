@@ -42,6 +42,7 @@ struct PipelineDifferentialTests {
         try other.insert(contentsOf: (1...8).map { _ in generator.otherDocument() })
         let others = Array(zip(try other.keys(DocumentQuery()), try other.fetch(DocumentQuery()))).map { (key: $0.0, document: $0.1) }
         if seed % 3 == 0 { try other.createIndex(on: FieldPath("code")) }  // joins by code seek the index
+        if columns { try other.createFieldColumns(on: [FieldPath("code"), FieldPath("name")]) }  // or read its columns
         var failures = 0
         var grouped = 0
         for iteration in 0..<500 {
