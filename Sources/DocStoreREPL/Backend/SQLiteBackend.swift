@@ -189,7 +189,22 @@ struct SQLiteImportDestination: ImportDestination {
     }
 
     func write(_ collection: String, _ body: (any ImportTarget) throws -> Void) throws {
+        // Inside the import's batch savepoints, every insert that triggers follow
+        // (field columns, search indexes) keeps a statement journal of the pages
+        // it changes: in a temporary file, that is ~4 page writes a row (452 000
+        // for Batting, 3.4x the import's time); in memory it is a few pages at a
+        // time. (SQLite allows the change only outside a transaction.)
+        try setTemporaryStore("MEMORY")
+        defer { try? setTemporaryStore("DEFAULT") }
         try store.write { transaction in try body(transaction.collection(named: collection)) }
+    }
+
+    /// `PRAGMA temp_store`, outside any transaction.
+    private func setTemporaryStore(_ mode: String) throws {
+        try store.databaseWriter.writeWithoutTransaction { db in
+            guard !db.isInsideTransaction else { return }
+            try db.execute(sql: "PRAGMA temp_store = \(mode)")
+        }
     }
 }
 
