@@ -33,16 +33,26 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// or nil when every document was read. ``documentCount`` counts those read.
     public var readFailure: String?
 
-    /// Whether nothing is wrong with the collection's documents or its pages.
-    public var isHealthy: Bool { damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages }
+    /// What is wrong with the collection's field columns (see
+    /// ``DocumentCollection/createFieldColumns(on:)``), or nil: `repair` makes
+    /// them again from the documents.
+    public var fieldColumnsProblem: String?
+
+    /// Whether nothing is wrong with the collection's documents, its field
+    /// columns or its pages.
+    public var isHealthy: Bool { damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil }
 
     /// Whether the collection's table or indexes sit on damaged pages of the file.
     public var hasDamagedPages: Bool { !pageDamage.isEmpty || readFailure != nil }
 
     /// What `repair` would do, in words.
     public var repairPlan: String {
-        guard !damaged.isEmpty else { return "nothing to repair in \(DocumentKey.quoted(collection))" }
-        return ".repair \(collection) would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
+        let columns = fieldColumnsProblem == nil ? "" : "; it would make the field columns again from the documents"
+        guard !damaged.isEmpty else {
+            return columns.isEmpty ? "nothing to repair in \(DocumentKey.quoted(collection))"
+                : ".repair \(collection) would make its field columns again from the documents"
+        }
+        return ".repair \(collection)\(columns.isEmpty ? "" : " (in the same transaction as the move below\(columns))") would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
     }
 
     public var description: String {
@@ -60,7 +70,8 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
             let keys = duplicateMembers.prefix(10).map(\.description).joined(separator: ", ") + (duplicateMembers.count > 10 ? ", …" : "")
             lines.append("  • duplicate member names in documents \(keys): the first of each counts (queries and reads agree); .repair leaves them")
         }
-        if !damaged.isEmpty { lines.append("  \(repairPlan)") }
+        if let fieldColumnsProblem { lines.append("  • \(fieldColumnsProblem)") }
+        if !damaged.isEmpty || fieldColumnsProblem != nil { lines.append("  \(repairPlan)") }
         return lines.joined(separator: "\n")
     }
 
@@ -125,10 +136,14 @@ public struct RepairResult: Sendable, Hashable, CustomStringConvertible {
     public var quarantineCollection: String
     /// The keys of the documents moved, as they were in ``collection``.
     public var movedKeys: [DocumentKey]
+    /// Whether the collection's field columns were made again from its documents.
+    public var rebuiltFieldColumns = false
 
     public var description: String {
-        guard !movedKeys.isEmpty else { return "nothing to repair in \(DocumentKey.quoted(collection))" }
+        let columns = rebuiltFieldColumns ? "made the field columns of \(DocumentKey.quoted(collection)) again from its documents" : nil
+        guard !movedKeys.isEmpty else { return columns ?? "nothing to repair in \(DocumentKey.quoted(collection))" }
         let keys = movedKeys.prefix(10).map(\.description).joined(separator: ", ") + (movedKeys.count > 10 ? ", …" : "")
         return "moved \(CollectionCheck.plural(movedKeys.count, "damaged document")) (\(keys)) from \(DocumentKey.quoted(collection)) into \(DocumentKey.quoted(quarantineCollection)); the rest of \(DocumentKey.quoted(collection)) can be queried again"
+            + (columns.map { "; " + $0 } ?? "")
     }
 }

@@ -86,6 +86,9 @@ extension DocumentStore {
         } catch let error where Self.isPageDamage(error) {
             report.readFailure = Self.pageDamageMessage(error)
         }
+        if report.readFailure == nil && report.pageDamage.isEmpty {
+            report.fieldColumnsProblem = try FieldColumnsCheck.problem(of: info, in: db)
+        }
         return report
     }
 

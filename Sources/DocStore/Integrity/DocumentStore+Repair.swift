@@ -18,6 +18,9 @@ extension DocumentStore {
     /// `text` is the stored body unchanged (`base64` instead when its bytes are not
     /// UTF-8) and `key` the original key, as stored.
     ///
+    /// Field columns that don't hold what the documents say (see `check`) are
+    /// made again from the documents, in the same transaction.
+    ///
     /// - Parameter name: The collection to repair.
     /// - Returns: The keys moved (none when nothing was damaged).
     /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)`` when the
@@ -38,7 +41,10 @@ extension DocumentStore {
                         moved.append((row.storedKey, Self.quarantineDocument(row, collection: name, reason: problem, movedAt: movedAt)))
                         result.movedKeys.append(row.key)
                     }
-                    if moved.isEmpty { return result }
+                    if moved.isEmpty {
+                        result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(info, in: db)
+                        return result
+                    }
                     if let existing = try knownCollection(named: quarantine, in: db), existing.keyKind != .integer {
                         throw DocStoreError.invalidQuery(
                             collection: quarantine, field: nil,
@@ -56,6 +62,7 @@ extension DocumentStore {
                         // A damaged body can't be read back: observers learn only its key.
                         if isObserved { changeTracker.record(.deleted(key, .unknown, in: name), in: db) }
                     }
+                    result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(info, in: db)
                     return result
                 }
             }

@@ -171,6 +171,52 @@ struct FieldColumnsTests {
         }
     }
 
+    /// Rows of the columns changed or deleted behind DocStore's back: `check`
+    /// names the keys, `repair` makes the columns again.
+    @Test func checkFindsColumnsChangedBehindDocStoresBackAndRepairMakesThemAgain() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: (1...5).map { ["id": .integer(Int64($0)), "a": .integer(Int64($0))] as JSONValue })
+        try docs.createFieldColumns(on: [FieldPath("a")])
+        #expect(try store.check(collection: "docs").isHealthy)
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "UPDATE docstore_columns_1 SET v0 = 999 WHERE k = 2; DELETE FROM docstore_columns_1 WHERE k = 4")
+        }
+        let report = try store.check(collection: "docs")
+        #expect(!report.isHealthy)
+        #expect(report.fieldColumnsProblem?.contains("for keys 2, 4") == true, "\(report)")
+        #expect(report.description.contains("would make its field columns again"), "\(report)")
+        let repaired = try store.repair(collection: "docs")
+        #expect(repaired.rebuiltFieldColumns && repaired.movedKeys.isEmpty, "\(repaired)")
+        #expect(try store.check(collection: "docs").isHealthy)
+        try Self.expectInStep(docs, "repaired")
+        #expect(try docs.count(DocumentQuery(.compare(FieldPath("a"), .greater, 3))) == 2)
+    }
+
+    /// A damaged document (bytes changed under SQLite, which the triggers can't
+    /// see) is reported as damaged, not as columns out of step; moving it out
+    /// removes its columns' row with it.
+    @Test func aDamagedDocumentIsNotAColumnsProblem() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: [["id": 1, "a": 1], ["id": 2, "a": 2]])
+        let columns = try docs.createFieldColumns(on: [FieldPath("a")])
+        let trigger = try store.databaseWriter.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [columns.name + "_update"])
+        }
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "DROP TRIGGER \(quoteIdentifier(columns.name + "_update"))")
+            try db.execute(sql: #"UPDATE docs SET body = '{"a": 2' WHERE key = 2"#)
+            try db.execute(sql: trigger ?? "")
+        }
+        let report = try store.check(collection: "docs")
+        #expect(report.damaged.map(\.key) == [.integer(2)] && report.fieldColumnsProblem == nil, "\(report)")
+        let repaired = try store.repair(collection: "docs")
+        #expect(repaired.movedKeys == [.integer(2)] && !repaired.rebuiltFieldColumns)
+        #expect(try store.check(collection: "docs").isHealthy)
+        try Self.expectInStep(docs, "damaged document moved")
+    }
+
     @Test func fieldsNoColumnCanHoldAreRefusedByName() throws {
         let store = try DocumentStore.inMemory()
         let docs = store.collection(named: "docs")
