@@ -44,6 +44,9 @@ protocol CollectionWriter {
     func createIndex(_ index: IndexInfo) throws -> Bool
     /// Creates a full-text search index on the same fields as the source's.
     func createSearchIndex(on fields: [FieldPath]) throws
+    /// Keeps the same fields in field columns as the source does; false when the
+    /// backend has none (PostgreSQL reads jsonb fields without them).
+    func createFieldColumns(on fields: [FieldPath]) throws -> Bool
     /// Reads the collection back, as the transaction sees it, in pages.
     func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws
 }

@@ -150,6 +150,10 @@ struct PostgresCollectionWriter: CollectionWriter {
         _ = try run { try await $0.collection(named: collection).createSearchIndex(on: fields) }
     }
 
+    /// PostgreSQL has no field columns: it reads a jsonb field without parsing
+    /// the document's text, which is what they spare SQLite.
+    func createFieldColumns(on fields: [FieldPath]) throws -> Bool { false }
+
     func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
         let collection = collection
         try PostgresBackend.forEachPage(size: size, body) { last in

@@ -96,6 +96,11 @@ struct SQLiteCollectionWriter: CollectionWriter {
         _ = try collection.createSearchIndex(on: fields)
     }
 
+    func createFieldColumns(on fields: [FieldPath]) throws -> Bool {
+        _ = try collection.createFieldColumns(on: fields)
+        return true
+    }
+
     func forEachPage(size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
         try SQLiteBackend.forEachPage(of: collection, size: size, body)
     }

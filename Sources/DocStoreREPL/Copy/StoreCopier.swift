@@ -115,8 +115,10 @@ struct StoreCopier {
                                 losses: inout [String]) throws -> DocumentChecksum {
         let indexes = try source.indexes(info.name)
         let searchIndexes = try source.searchIndexes(info.name)
+        let fieldColumns = try source.fieldColumns(info.name)
         var written = DocumentChecksum()
         var skippedIndexes: [IndexInfo] = []
+        var skippedColumns = false
         try destination.writeCollection(info.name) { writer in
             _ = try writer.create(keyKind: info.keyKind)
             if replace { _ = try writer.deleteAll() }
@@ -137,6 +139,7 @@ struct StoreCopier {
                 if try !writer.createIndex(index) { skippedIndexes.append(index) }
             }
             for index in searchIndexes { try writer.createSearchIndex(on: index.fields) }
+            if let fieldColumns { skippedColumns = try !writer.createFieldColumns(on: fieldColumns.fields) }
             var read = DocumentChecksum()
             try writer.forEachPage(size: pageSize) { page in
                 for document in page { read.add(document) }
@@ -148,6 +151,10 @@ struct StoreCopier {
         if !skippedIndexes.isEmpty {
             let names = skippedIndexes.map { $0.fields.map(\.description).joined(separator: "+") + ($0.isUnique ? " (unique)" : "") }
             notes?.write("note: \(info.name)'s indexes (\(names.joined(separator: ", "))) were not created: \(destination.kind.name) has no indexes yet\n")
+        }
+        if skippedColumns, let fieldColumns {
+            let fields = fieldColumns.fields.map(\.description).joined(separator: ", ")
+            notes?.write("note: \(info.name)'s field columns (\(fields)) were not made: \(destination.kind.name) reads fields without them\n")
         }
         return written
     }

@@ -33,3 +33,25 @@ struct FieldColumnsCommandTests {
         #expect(rows.contains(["docstore_columns_2", "team", "false", "columns"]), "\(rows)")
     }
 }
+
+extension PostgresREPLTests {
+    @Suite("REPL on PostgreSQL: field columns")
+    struct FieldColumnsOnPostgreSQLTests {
+        /// PostgreSQL reads jsonb fields without parsing the documents' text:
+        /// asking for field columns there says so, and changes nothing.
+        @Test func askingForFieldColumnsSaysWhyThereAreNone() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            let result = try runProcess(try docstoreBinary(), [url, "--mode", "csv", "--keep-going"], input: #"""
+                games.insert([{"id": 1, "hr": 3}, {"id": 2, "hr": 41}])
+                games.createFieldColumns(\.hr)
+                games.indexes()
+                games.filter { $0.hr >= 40 }.count()
+
+                """#)
+            #expect(result.status == 1, "the refusal is an error: \(result.stderr)")
+            #expect(result.stderr.contains("field columns are for file stores: PostgreSQL reads jsonb fields without parsing the documents' text"),
+                    "\(result.stderr)")
+            #expect(try csvRows(result.stdout) == [["name", "fields", "unique", "kind"], ["1"]], "no columns listed, the query answers: \(result.stdout)")
+        }
+    }
+}
