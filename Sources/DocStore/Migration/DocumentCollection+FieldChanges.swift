@@ -22,7 +22,7 @@ extension DocumentCollection {
     public func renameField(_ old: FieldPath, to new: FieldPath) throws -> FieldChangeSummary {
         try checkMove(from: old, to: new)
         let change = "rename \(old) to \(new)"
-        return try changingFields(change) { db, info, compiler in
+        return try changingFields(change, columns: { FieldChangeRules.searchFields($0, renaming: old, to: new) }) { db, info, compiler in
             var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
             if let info { try refuseOverwrites(moving: old, to: new, info: info, compiler: compiler, in: db) }
             let following = try Catalog.indexes(of: name, in: db).filter { FieldChangeRules.covers($0, old) }
@@ -97,7 +97,7 @@ extension DocumentCollection {
     public func removeField(_ path: FieldPath) throws -> FieldChangeSummary {
         try checkNotKey(path)
         let change = "remove \(path)"
-        return try changingFields(change) { db, info, compiler in
+        return try changingFields(change, columns: { FieldChangeRules.searchFields($0, removing: path) }) { db, info, compiler in
             var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
             for index in try Catalog.indexes(of: name, in: db) where FieldChangeRules.covers(index, path) {
                 try Catalog.dropIndex(named: index.name, in: db)
@@ -137,13 +137,39 @@ extension DocumentCollection {
 
     /// Runs a field change in one transaction (a savepoint inside another), with
     /// the collection's entry (nil when it doesn't exist yet) and its compiler.
-    func changingFields(_ change: String, _ body: (Database, CollectionInfo?, QueryCompiler) throws -> FieldChangeSummary) throws -> FieldChangeSummary {
+    ///
+    /// Field columns are dropped before the change and made again after it, on
+    /// the fields `columns` gives for theirs (nil: the same): one pass over the
+    /// changed documents instead of their triggers on every updated row, and
+    /// columns that follow a renamed field, as indexes do.
+    func changingFields(_ change: String, columns: ([FieldPath]) -> [FieldPath]? = { _ in nil },
+                        _ body: (Database, CollectionInfo?, QueryCompiler) throws -> FieldChangeSummary) throws -> FieldChangeSummary {
         try access {
             try store.writeAccess { db in
                 try store.withinTransaction(db) {
-                    try body(db, try store.knownCollection(named: name, in: db), queryCompiler(in: db))
+                    let info = try store.knownCollection(named: name, in: db)
+                    let kept = try Catalog.fieldColumns(of: name, in: db)
+                    if let kept { for statement in FieldColumnsSQL.drop(kept) { try db.execute(sql: statement) } }
+                    let summary = try body(db, info, queryCompiler(in: db))
+                    if let kept { try remakeFieldColumns(kept, on: columns(kept.fields) ?? kept.fields, info: info, in: db) }
+                    return summary
                 }
             }
+        }
+    }
+
+    /// Field columns made again on `fields` (duplicates once), under a new name.
+    private func remakeFieldColumns(_ old: FieldColumnsInfo, on fields: [FieldPath], info: CollectionInfo?, in db: Database) throws {
+        var unique: [FieldPath] = []
+        for field in fields where !unique.contains(field) { unique.append(field) }
+        let name = try Catalog.nextFieldColumnsName(in: db)
+        try Catalog.dropFieldColumns(old, in: db)
+        guard !unique.isEmpty else { return }
+        let remade = FieldColumnsInfo(name: name, collection: old.collection, fields: unique)
+        try Catalog.recordFieldColumns(remade, in: db)
+        guard let info else { return }
+        try diagnosingDamage(in: db) {
+            for statement in try FieldColumnsSQL.create(remade, keyKind: info.keyKind) { try db.execute(sql: statement) }
         }
     }
 

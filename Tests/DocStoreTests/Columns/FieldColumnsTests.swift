@@ -65,6 +65,13 @@ struct FieldColumnsTests {
         _ = try docs.renameField(FieldPath("a"), to: FieldPath("z"))
         try Self.expectInStep(docs, "field renamed")
         #expect(try docs.count(DocumentQuery(.exists(FieldPath("a")))) == 0)
+        #expect(try docs.fieldColumns()?.fields.first == FieldPath("z"), "the column follows the field, as an index does")
+        #expect(try docs.explain(DocumentQuery(.compare(FieldPath("z"), .equal, 7))).sql.contains("docstore_columns.v0 = ?"))
+        _ = try docs.removeField(FieldPath("b", "c"))
+        try Self.expectInStep(docs, "field removed")
+        #expect(try docs.fieldColumns()?.fields == [FieldPath("z"), FieldPath([.key("tags"), .index(0)]), FieldPath("missing")])
+        _ = try docs.setDefault(FieldPath("missing"), to: 5)
+        try Self.expectInStep(docs, "default set")
         _ = try docs.deleteAll()
         try Self.expectInStep(docs, "empty after deleteAll")
     }
