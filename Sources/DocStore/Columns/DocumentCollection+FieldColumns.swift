@@ -57,6 +57,38 @@ extension DocumentCollection {
         }
     }
 
+    /// Runs `body`, a bulk load, with the field columns made after it from the
+    /// documents when the collection is empty before it: one pass over the
+    /// documents instead of the triggers' work on every insert (Batting's
+    /// `.import` with six field columns: 1.0 s through the triggers, 0.64 s this
+    /// way, 0.33 s without field columns). All in one transaction: if `body`
+    /// throws, nothing changes.
+    package func loadingWithFieldColumnsAfter<Result>(_ body: () throws -> Result) throws -> Result {
+        try access {
+            try store.writeAccess { db in
+                try store.withinTransaction(db) {
+                    guard let columns = try Catalog.fieldColumns(of: name, in: db) else { return try body() }
+                    if try store.knownCollection(named: name, in: db) != nil {
+                        guard try Catalog.readableFieldColumns(of: name, in: db) != nil,
+                              try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM \(quoteIdentifier(name)) LIMIT 1)") == 0
+                        else { return try body() }
+                    }
+                    // Forgotten while `body` runs (a collection it creates is made
+                    // without them), recorded and made again after.
+                    try Catalog.dropFieldColumns(columns, in: db)
+                    let result = try body()
+                    try Catalog.recordFieldColumns(columns, in: db)
+                    if let info = try store.knownCollection(named: name, in: db) {
+                        try diagnosingDamage(in: db) {
+                            for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
+                        }
+                    }
+                    return result
+                }
+            }
+        }
+    }
+
     /// Replaces the field columns by those `fields` returns for the current ones
     /// (none when empty), in one transaction: a new table under a new name,
     /// filled from the documents. Returns the new columns.

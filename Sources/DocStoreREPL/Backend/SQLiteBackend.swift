@@ -196,7 +196,10 @@ struct SQLiteImportDestination: ImportDestination {
         // time. (SQLite allows the change only outside a transaction.)
         try setTemporaryStore("MEMORY")
         defer { try? setTemporaryStore("DEFAULT") }
-        try store.write { transaction in try body(transaction.collection(named: collection)) }
+        try store.write { transaction in
+            let target = transaction.collection(named: collection)
+            try target.loadingWithFieldColumnsAfter { try body(target) }
+        }
     }
 
     /// `PRAGMA temp_store`, outside any transaction.

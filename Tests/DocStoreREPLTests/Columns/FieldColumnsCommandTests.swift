@@ -34,6 +34,39 @@ struct FieldColumnsCommandTests {
     }
 }
 
+@Suite("REPL: imports into field columns")
+struct FieldColumnsImportTests {
+    /// An import into an empty collection makes its field columns once, after
+    /// the documents; one into a collection with documents goes through the
+    /// triggers. Both leave the columns in step (`.check` compares every row).
+    @Test func importsLeaveTheColumnsInStep() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("games.sqlite").path
+        let first = directory.appendingPathComponent("first.csv").path
+        let second = directory.appendingPathComponent("second.csv").path
+        try "id,team,hr\n1,BOS,3\n2,NYA,41\n3,BOS,44\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "id,team,hr\n4,BOS,50\n5,SEA,2\n".write(toFile: second, atomically: true, encoding: .utf8)
+        let result = try runProcess(try docstoreBinary(), [store, "--mode", "csv"], input: """
+            games.createFieldColumns(\\.hr, \\.team)
+            .import games \(first)
+            games.filter { $0.hr >= 40 }.count()
+            .import games \(second)
+            games.filter { $0.hr >= 40 }.count()
+            games.group(by: \\.team) { $0.count() }
+            .check games
+
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try csvRows(result.stdout.components(separatedBy: "no damaged").first ?? "")
+        #expect(rows.prefix(2) == [["2"], ["3"]], "\(rows)")
+        #expect(rows.contains(["BOS", "3"]) && rows.contains(["SEA", "1"]), "\(rows)")
+        #expect(result.stdout.contains("no damaged documents in games (5 documents checked)"), "\(result.stdout)")
+        let explained = try runProcess(try docstoreBinary(), [store, "-c", ".explain games.filter { $0.hr >= 40 }.count()"])
+        #expect(explained.stdout.contains("docstore_columns.v0 >= ?"), "\(explained.stdout)")
+    }
+}
+
 extension PostgresREPLTests {
     @Suite("REPL on PostgreSQL: field columns")
     struct FieldColumnsOnPostgreSQLTests {
