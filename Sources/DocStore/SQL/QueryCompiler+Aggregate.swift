@@ -10,7 +10,9 @@ extension QueryCompiler {
     func aggregate(_ aggregate: Aggregate, _ query: DocumentQuery) throws -> SQLFragment {
         if dialect == .postgres { return try postgresAggregate(aggregate, query, selection: "FROM \(table)" + (try restricted(query))) }
         let reads = try columnReads()
-        let selection = SQLFragment(String(from(reads).dropFirst())) + (try restricted(query, reads))
+        let restriction = try restricted(query, reads)
+        let read = try aggregate.field.map { [try documentField($0, reads).value] } ?? []
+        let selection = SQLFragment(String(from(reads, using: [restriction] + read).dropFirst())) + restriction
         switch aggregate {
         case .count:
             return try count(query)

@@ -46,9 +46,12 @@ struct QueryCompiler {
         return reads?.field(path, json: field) ?? field
     }
 
-    /// `FROM "table"`, with the join to its field columns when `reads` has them.
-    func from(_ reads: ColumnReads?) -> String {
-        " FROM \(table)" + (reads?.join(key: "key") ?? "")
+    /// `FROM "table"`, with the join to its field columns when `reads` has them
+    /// and the rest of the statement (`using`) reads one (SQLite keeps an unused
+    /// join in a `count(*)`).
+    func from(_ reads: ColumnReads?, using rest: [SQLFragment]) -> String {
+        guard let reads, rest.contains(where: { sqlMentions($0.sql, alias: FieldColumnsSQL.alias) }) else { return " FROM \(table)" }
+        return " FROM \(table)" + reads.join(key: "key")
     }
 
     /// `WHERE …` for the query's condition; fields read from their columns when
@@ -87,8 +90,8 @@ struct QueryCompiler {
     /// `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`.
     func select(_ columns: SQLFragment, _ query: DocumentQuery, _ reads: ColumnReads? = nil) throws -> SQLFragment {
         let reads = try reads ?? columnReads()
-        return "SELECT " + columns + from(reads) + (try relevanceJoin(query)) + (try whereClause(query, reads))
-            + (try orderClause(query.sort, relevance: query.relevance != nil, reads)) + limitClause(query)
+        let (filter, order) = (try whereClause(query, reads), try orderClause(query.sort, relevance: query.relevance != nil, reads))
+        return "SELECT " + columns + from(reads, using: [columns, filter, order]) + (try relevanceJoin(query)) + filter + order + limitClause(query)
     }
 
     /// The documents' keys and bodies, in the query's order.
@@ -117,7 +120,8 @@ struct QueryCompiler {
     func count(_ query: DocumentQuery) throws -> SQLFragment {
         if query.limit == nil && query.offset == nil {
             let reads = try columnReads()
-            return "SELECT count(*)" + from(reads) + (try whereClause(query, reads))
+            let filter = try whereClause(query, reads)
+            return "SELECT count(*)" + from(reads, using: [filter]) + filter
         }
         // PostgreSQL 15 wants every subquery in FROM named.
         return "SELECT count(*) FROM (" + (try keys(query)) + (dialect == .postgres ? ") AS q" : ")")
