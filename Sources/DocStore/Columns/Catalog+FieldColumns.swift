@@ -57,16 +57,7 @@ extension Catalog {
     /// the highest used (a new name each time, so a replaced table's objects and
     /// the new ones never meet).
     static func nextFieldColumnsName(in db: Database) throws -> String {
-        let prefix = "docstore_columns_"
-        guard try db.tableExists(fieldColumnsTable) else { return prefix + "1" }
-        var highest = 0
-        for row in try Row.fetchAll(db, sql: "SELECT name FROM \(fieldColumnsTable)") {
-            let value = CatalogValue(row, 0, table: fieldColumnsTable, rowName: CatalogValue.rowName(row), db: db)
-            let name = try value.text()
-            guard name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)) else { continue }
-            guard number < Int.max else { throw value.damaged("field column table numbers are exhausted; drop and re-create the field columns") }
-            highest = max(highest, number)
-        }
-        return prefix + String(highest + 1)
+        try nextName("docstore_columns_", after: fieldColumnsTable, in: db,
+                     exhausted: "field column table numbers are exhausted; drop and re-create the field columns")
     }
 }

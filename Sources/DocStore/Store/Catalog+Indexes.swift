@@ -34,14 +34,20 @@ extension Catalog {
     /// A new index name: `docstore_ix_<n>`, one more than the highest used. Names
     /// never come from user text, so they're safe anywhere (and quoted anyway).
     static func nextIndexName(in db: Database) throws -> String {
-        let prefix = "docstore_ix_"
-        let rows = try Row.fetchAll(db, sql: "SELECT name FROM \(indexesTable)")
+        try nextName("docstore_ix_", after: indexesTable, in: db, exhausted: "index numbers are exhausted; drop and re-create the indexes")
+    }
+
+    /// `<prefix><n>`: one more than the highest number of the names in `table`'s
+    /// `name` column that start with `prefix` (1 when the table doesn't exist).
+    /// `exhausted` says what to do when the numbers run out.
+    static func nextName(_ prefix: String, after table: String, in db: Database, exhausted: String) throws -> String {
+        guard try db.tableExists(table) else { return prefix + "1" }
         var highest = 0
-        for row in rows {
-            let value = CatalogValue(row, 0, table: indexesTable, rowName: CatalogValue.rowName(row), db: db)
+        for row in try Row.fetchAll(db, sql: "SELECT name FROM \(table)") {
+            let value = CatalogValue(row, 0, table: table, rowName: CatalogValue.rowName(row), db: db)
             let name = try value.text()
             guard name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)) else { continue }
-            guard number < Int.max else { throw value.damaged("index numbers are exhausted; drop and re-create the indexes") }
+            guard number < Int.max else { throw value.damaged(exhausted) }
             highest = max(highest, number)
         }
         return prefix + String(highest + 1)

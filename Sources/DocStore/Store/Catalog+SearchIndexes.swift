@@ -52,15 +52,7 @@ extension Catalog {
 
     /// A new search index name: `docstore_search_<n>`, one more than the highest used.
     static func nextSearchIndexName(in db: Database) throws -> String {
-        let prefix = "docstore_search_"
-        var highest = 0
-        for index in try searchIndexes(of: nil, in: db) {
-            guard index.name.hasPrefix(prefix), let number = Int(index.name.dropFirst(prefix.count)) else { continue }
-            guard number < Int.max else {
-                throw DocStoreError.database(message: "search index numbers are exhausted; drop and re-create the search indexes", collection: index.collection)
-            }
-            highest = max(highest, number)
-        }
-        return prefix + String(highest + 1)
+        try nextName("docstore_search_", after: searchIndexesTable, in: db,
+                     exhausted: "search index numbers are exhausted; drop and re-create the search indexes")
     }
 }
