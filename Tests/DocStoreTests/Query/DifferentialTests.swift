@@ -67,6 +67,10 @@ struct DifferentialTests {
         var generator = RandomQueries(rng: SeededGenerator(seed: seed))
         let fixture = try Fixture(generator: &generator, columns: columns, seed: seed)
         if columns { #expect(try fixture.main.fieldColumns()?.fields.count ?? 0 > 20) }
+        // The same documents without field columns: selected values read from the
+        // columns must be those read from the JSON.
+        var twin = RandomQueries(rng: SeededGenerator(seed: seed))
+        let plain = columns ? try Fixture(generator: &twin) : nil
         var failures = 0
         for iteration in 0..<800 {
             let query = generator.query()
@@ -100,6 +104,12 @@ struct DifferentialTests {
             if iteration % 4 == 0 {
                 let ids = try fixture.main.fetch(query).map { $0["id"] ?? .null }
                 #expect(ids == expected.map { $0.jsonValue }, "seed \(seed) iteration \(iteration): documents")
+            }
+            if let plain, iteration % 4 == 1 {
+                let fields = Fixture.columnPaths(of: fixture.main.name).shuffled(using: &generator.rng).prefix(3).map { $0 }
+                let read = try fixture.main.select(query, fields: fields).map { $0.map { String(decoding: DocumentCodec.serialize($0), as: UTF8.self) } }
+                let json = try plain.main.select(query, fields: fields).map { $0.map { String(decoding: DocumentCodec.serialize($0), as: UTF8.self) } }
+                #expect(read == json, "seed \(seed) iteration \(iteration): \(fields) from the columns and from the JSON")
             }
         }
     }
