@@ -254,6 +254,9 @@ final class CommandRunner {
             if !searchIndexes.isEmpty {
                 details += ", search: " + searchIndexes.map { $0.fields.map(\.description).joined(separator: "+") }.joined(separator: ", ")
             }
+            if let columns = try backend.fieldColumns(info.name) {
+                details += ", field columns: " + columns.fields.map(\.description).joined(separator: ", ")
+            }
             return TerminalText.padded(TerminalText.printable(info.name), toWidth: width) + "  (\(details))"
         }.joined(separator: "\n")
     }
