@@ -152,6 +152,24 @@ extension DocumentCollection where Model: SendableMetatype {
     public func dropIndex(on fields: [FieldPath]) async throws -> Bool {
         try await store.executor.run(.write) { try self.dropIndex(on: fields) }
     }
+
+    /// Keeps these fields in field columns, read by queries instead of the
+    /// documents' JSON (see the synchronous ``createFieldColumns(on:)``).
+    @discardableResult
+    public func createFieldColumns(on fields: [FieldPath]) async throws -> FieldColumnsInfo {
+        try await store.executor.run(.write) { try self.createFieldColumns(on: fields) }
+    }
+
+    /// Stops keeping these fields in columns. Returns whether any had one.
+    @discardableResult
+    public func dropFieldColumns(on fields: [FieldPath]) async throws -> Bool {
+        try await store.executor.run(.write) { try self.dropFieldColumns(on: fields) }
+    }
+
+    /// The collection's field columns, or nil when it has none.
+    public func fieldColumns() async throws -> FieldColumnsInfo? {
+        try await store.executor.run(.read) { try self.fieldColumns() }
+    }
 }
 
 /// A value handed to the store's thread by a caller that gave it up (`sending`):

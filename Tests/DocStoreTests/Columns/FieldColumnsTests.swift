@@ -224,6 +224,17 @@ struct FieldColumnsTests {
         try Self.expectInStep(docs, "damaged document moved")
     }
 
+    @Test func theAsyncAPIMakesListsAndDropsThem() async throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        _ = try await docs.insert(contentsOf: [["a": 1], ["a": 50]])
+        let made = try await docs.createFieldColumns(on: [FieldPath("a")])
+        #expect(try await docs.fieldColumns() == made)
+        #expect(try await docs.count(DocumentQuery(.compare(FieldPath("a"), .greater, 10))) == 1)
+        #expect(try await docs.dropFieldColumns(on: [FieldPath("a")]))
+        #expect(try await docs.fieldColumns() == nil)
+    }
+
     @Test func fieldsNoColumnCanHoldAreRefusedByName() throws {
         let store = try DocumentStore.inMemory()
         let docs = store.collection(named: "docs")
