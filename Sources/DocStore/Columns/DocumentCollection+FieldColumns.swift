@@ -66,28 +66,36 @@ extension DocumentCollection {
     package func loadingWithFieldColumnsAfter<Result>(_ body: () throws -> Result) throws -> Result {
         try access {
             try store.writeAccess { db in
-                try store.withinTransaction(db) {
-                    guard let columns = try Catalog.fieldColumns(of: name, in: db) else { return try body() }
-                    if try store.knownCollection(named: name, in: db) != nil {
-                        guard try Catalog.readableFieldColumns(of: name, in: db) != nil,
-                              try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM \(quoteIdentifier(name)) LIMIT 1)") == 0
-                        else { return try body() }
-                    }
-                    // Forgotten while `body` runs (a collection it creates is made
-                    // without them), recorded and made again after.
-                    try Catalog.dropFieldColumns(columns, in: db)
-                    let result = try body()
-                    try Catalog.recordFieldColumns(columns, in: db)
-                    if let info = try store.knownCollection(named: name, in: db) {
-                        try diagnosingDamage(in: db) {
-                            for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
-                        }
-                    }
-                    return result
-                }
+                try store.withinTransaction(db) { try loadingWithFieldColumnsAfter(in: db, body) }
             }
         }
     }
+
+    /// ``loadingWithFieldColumnsAfter(_:)`` inside the caller's transaction.
+    func loadingWithFieldColumnsAfter<Result>(in db: Database, _ body: () throws -> Result) throws -> Result {
+        guard let columns = try Catalog.fieldColumns(of: name, in: db) else { return try body() }
+        if try store.knownCollection(named: name, in: db) != nil {
+            guard try Catalog.readableFieldColumns(of: name, in: db) != nil,
+                  try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM \(quoteIdentifier(name)) LIMIT 1)") == 0
+            else { return try body() }
+        }
+        // Forgotten while `body` runs (a collection it creates is made without
+        // them), recorded and made again after.
+        try Catalog.dropFieldColumns(columns, in: db)
+        let result = try body()
+        try Catalog.recordFieldColumns(columns, in: db)
+        if let info = try store.knownCollection(named: name, in: db) {
+            try diagnosingDamage(in: db) {
+                for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
+            }
+        }
+        return result
+    }
+
+    /// How many documents an `insert(contentsOf:)` must bring for an empty
+    /// collection's field columns to be made after them rather than kept by
+    /// their triggers row by row (the check costs a query).
+    static var bulkLoadSize: Int { 1000 }
 
     /// Replaces the field columns by those `fields` returns for the current ones
     /// (none when empty), in one transaction: a new table under a new name,

@@ -28,7 +28,12 @@ extension DocumentCollection {
                 try store.withinTransaction(db) {
                     var keys: [DocumentKey] = []
                     keys.reserveCapacity(models.underestimatedCount)
-                    try insertBatch(models, in: db) { key, _ in keys.append(key) }
+                    // A bulk load into an empty collection makes its field columns after it.
+                    if models.underestimatedCount >= Self.bulkLoadSize {
+                        try loadingWithFieldColumnsAfter(in: db) { try insertBatch(models, in: db) { key, _ in keys.append(key) } }
+                    } else {
+                        try insertBatch(models, in: db) { key, _ in keys.append(key) }
+                    }
                     return keys
                 }
             }

@@ -224,6 +224,25 @@ struct FieldColumnsTests {
         try Self.expectInStep(docs, "damaged document moved")
     }
 
+    /// A bulk `insert(contentsOf:)` into an empty collection makes its columns
+    /// after the documents; one that fails leaves them as they were; one into a
+    /// collection with documents goes through the triggers.
+    @Test func bulkInsertsLeaveTheColumnsInStep() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.createFieldColumns(on: [FieldPath("n")])
+        let batch = { (range: ClosedRange<Int>) in range.map { ["id": .integer(Int64($0)), "n": .integer(Int64($0 % 7))] as JSONValue } }
+        #expect(throws: DocStoreError.self) { try docs.insert(contentsOf: batch(1...1500) + [["id": 1, "n": 0]]) }
+        #expect(try docs.count() == 0)
+        try docs.insert(contentsOf: batch(1...1500))
+        try Self.expectInStep(docs, "bulk load into an empty collection")
+        #expect(try docs.explain(DocumentQuery(.compare(FieldPath("n"), .equal, 3))).sql.contains("docstore_columns.v0 = ?"))
+        #expect(throws: DocStoreError.self) { try docs.insert(contentsOf: batch(1501...3000) + [["id": 1, "n": 0]]) }
+        try docs.insert(contentsOf: batch(1501...3000))
+        try Self.expectInStep(docs, "bulk load into a collection with documents")
+        #expect(try docs.count(DocumentQuery(.compare(FieldPath("n"), .equal, 3))) == (1...3000).filter { $0 % 7 == 3 }.count)
+    }
+
     @Test func theAsyncAPIMakesListsAndDropsThem() async throws {
         let store = try DocumentStore.inMemory()
         let docs = store.collection(named: "docs")
