@@ -8,7 +8,7 @@ extension DocumentCollection {
     /// column holds exactly what the query would have read from the document.
     ///
     ///     try batting.createFieldColumns(on: [FieldPath("HR"), FieldPath("playerID")])
-    ///     try batting.count(DocumentQuery(.compare(FieldPath("HR"), .greaterThanOrEqual, 40)))  // reads the column
+    ///     try batting.count(DocumentQuery(.compare(FieldPath("HR"), .greaterOrEqual, 40)))  // reads the column
     ///
     /// The fields join those the collection has already; the values of the
     /// documents already stored are filled in at once, and every write keeps them
