@@ -83,13 +83,27 @@ extension DocumentCollection {
         // them), recorded and made again after.
         try Catalog.dropFieldColumns(columns, in: db)
         let result = try body()
-        try Catalog.recordFieldColumns(columns, in: db)
-        if let info = try store.knownCollection(named: name, in: db) {
-            try diagnosingDamage(in: db) {
-                for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
-            }
-        }
+        _ = try replaceFieldColumns(nil, with: columns.fields, in: db)
         return result
+    }
+
+    /// Replaces `old` (if any) by field columns on `fields` (each once; none: no
+    /// columns) under a new name, recorded, and made from the documents when the
+    /// collection's table exists. Returns the new columns.
+    func replaceFieldColumns(_ old: FieldColumnsInfo?, with fields: [FieldPath], in db: Database) throws -> FieldColumnsInfo? {
+        var unique: [FieldPath] = []
+        for field in fields where !unique.contains(field) { unique.append(field) }
+        // Named before the old ones are forgotten: a new name each time.
+        let newName = try Catalog.nextFieldColumnsName(in: db)
+        if let old { try Catalog.dropFieldColumns(old, in: db) }
+        guard !unique.isEmpty else { return nil }
+        let columns = FieldColumnsInfo(name: newName, collection: name, fields: unique)
+        try Catalog.recordFieldColumns(columns, in: db)
+        guard let info = try store.knownCollection(named: name, in: db) else { return columns }
+        try diagnosingDamage(in: db) {
+            for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
+        }
+        return columns
     }
 
     /// How many documents an `insert(contentsOf:)` must bring for an empty
@@ -111,17 +125,7 @@ extension DocumentCollection {
                     if let existing, existing.fields == wanted, try Catalog.readableFieldColumns(of: name, in: db) != nil {
                         return existing
                     }
-                    // Named before the old ones are forgotten: a new name each time.
-                    let newName = try Catalog.nextFieldColumnsName(in: db)
-                    if let existing { try Catalog.dropFieldColumns(existing, in: db) }
-                    guard !wanted.isEmpty else { return nil }
-                    let columns = FieldColumnsInfo(name: newName, collection: name, fields: wanted)
-                    try Catalog.recordFieldColumns(columns, in: db)
-                    guard let info = try store.knownCollection(named: name, in: db) else { return columns }
-                    try diagnosingDamage(in: db) {
-                        for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
-                    }
-                    return columns
+                    return try replaceFieldColumns(existing, with: wanted, in: db)
                 }
             }
         }

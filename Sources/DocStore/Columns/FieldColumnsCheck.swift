@@ -40,14 +40,11 @@ enum FieldColumnsCheck {
         return "its field columns (\(name)) don't hold what the documents say for key\(keys.count == 1 ? "" : "s") \(shown)\(keys.count > 10 ? ", …" : "") (changed behind DocStore's back)"
     }
 
-    /// Makes the collection's field columns again from its documents, under a
-    /// new name, when ``problem(of:in:)`` finds one. Returns whether it did.
-    static func rebuild(_ collection: CollectionInfo, in db: Database) throws -> Bool {
-        guard try problem(of: collection, in: db) != nil, let columns = try Catalog.fieldColumns(of: collection.name, in: db) else { return false }
-        let renamed = FieldColumnsInfo(name: try Catalog.nextFieldColumnsName(in: db), collection: collection.name, fields: columns.fields)
-        try Catalog.dropFieldColumns(columns, in: db)
-        try Catalog.recordFieldColumns(renamed, in: db)
-        for statement in try FieldColumnsSQL.create(renamed, keyKind: collection.keyKind) { try db.execute(sql: statement) }
+    /// Makes `collection`'s field columns again from its documents, under a new
+    /// name, when ``problem(of:in:)`` finds one. Returns whether it did.
+    static func rebuild(_ collection: DocumentCollection<JSONValue>, _ info: CollectionInfo, in db: Database) throws -> Bool {
+        guard try problem(of: info, in: db) != nil, let columns = try Catalog.fieldColumns(of: info.name, in: db) else { return false }
+        _ = try collection.replaceFieldColumns(columns, with: columns.fields, in: db)
         return true
     }
 }

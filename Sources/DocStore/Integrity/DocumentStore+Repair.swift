@@ -42,7 +42,7 @@ extension DocumentStore {
                         result.movedKeys.append(row.key)
                     }
                     if moved.isEmpty {
-                        result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(info, in: db)
+                        result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(collection(named: name), info, in: db)
                         return result
                     }
                     if let existing = try knownCollection(named: quarantine, in: db), existing.keyKind != .integer {
@@ -62,7 +62,7 @@ extension DocumentStore {
                         // A damaged body can't be read back: observers learn only its key.
                         if isObserved { changeTracker.record(.deleted(key, .unknown, in: name), in: db) }
                     }
-                    result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(info, in: db)
+                    result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(collection(named: name), info, in: db)
                     return result
                 }
             }

@@ -151,25 +151,10 @@ extension DocumentCollection {
                     let kept = try Catalog.fieldColumns(of: name, in: db)
                     if let kept { for statement in FieldColumnsSQL.drop(kept) { try db.execute(sql: statement) } }
                     let summary = try body(db, info, queryCompiler(in: db))
-                    if let kept { try remakeFieldColumns(kept, on: columns(kept.fields) ?? kept.fields, info: info, in: db) }
+                    if let kept { _ = try replaceFieldColumns(kept, with: columns(kept.fields) ?? kept.fields, in: db) }
                     return summary
                 }
             }
-        }
-    }
-
-    /// Field columns made again on `fields` (duplicates once), under a new name.
-    private func remakeFieldColumns(_ old: FieldColumnsInfo, on fields: [FieldPath], info: CollectionInfo?, in db: Database) throws {
-        var unique: [FieldPath] = []
-        for field in fields where !unique.contains(field) { unique.append(field) }
-        let name = try Catalog.nextFieldColumnsName(in: db)
-        try Catalog.dropFieldColumns(old, in: db)
-        guard !unique.isEmpty else { return }
-        let remade = FieldColumnsInfo(name: name, collection: old.collection, fields: unique)
-        try Catalog.recordFieldColumns(remade, in: db)
-        guard let info else { return }
-        try diagnosingDamage(in: db) {
-            for statement in try FieldColumnsSQL.create(remade, keyKind: info.keyKind) { try db.execute(sql: statement) }
         }
     }
 
