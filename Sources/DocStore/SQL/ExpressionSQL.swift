@@ -84,9 +84,9 @@ extension RowScope {
         return value + " END"
     }
 
-    /// A group aggregate over the scope's rows (for a `GROUP BY`).
+    /// A group aggregate over the scope's rows (for a `GROUP BY` on SQLite; on
+    /// PostgreSQL, ``PipelineCompiler/postgresGroup(_:_:)`` reads them).
     func aggregate(_ aggregate: GroupAggregate) throws -> (rank: SQLFragment, value: SQLFragment) {
-        if dialect == .postgres { return try postgresAggregate(aggregate) }
         let number = RowScope.constantRank(JSONRank.number.rawValue)
         guard let path = aggregate.field else { return (number, "count(*)") }
         let field = try field(path)

@@ -97,54 +97,56 @@ extension RowScope {
         "CAST(CAST(" + number + " AS text) AS jsonb)"
     }
 
-    /// A group aggregate: its rank and jsonb value.
-    func postgresAggregate(_ aggregate: GroupAggregate) throws -> (rank: SQLFragment, value: SQLFragment) {
-        guard let path = aggregate.field else { return ("CAST(2 AS integer)", "to_jsonb(count(*))") }
-        let field = try field(path)
-        let value = Self.postgresAggregate(aggregate, rank: field.rank, value: field.value, order: key, orderIsText: keyIsText)
-        return (FieldSQL.postgresRank(type: "jsonb_typeof(" + value + ")"), value)
-    }
-
     /// An aggregate over rows giving each value's `rank` and jsonb `value`,
     /// whose first-seen order is `order` (for arrays and objects, which have no
     /// order among themselves on PostgreSQL), text when `orderIsText`, else an
-    /// integer. Single aggregates use it too.
-    static func postgresAggregate(_ aggregate: GroupAggregate, rank r: SQLFragment, value v: SQLFragment, order k: SQLFragment,
-                                  orderIsText: Bool = false) -> SQLFragment {
-        let number = "CASE WHEN " + r + " = 2 THEN CAST(" + v + " AS numeric) END"
+    /// integer. `number` is the value as `numeric` when it is a number (NULL
+    /// otherwise), when a column already holds it; else it is cast where it is
+    /// read. Single aggregates use it too.
+    static func postgresAggregate(_ aggregate: GroupAggregate, rank r: SQLFragment, value v: SQLFragment, number: SQLFragment? = nil,
+                                  order k: SQLFragment, orderIsText: Bool = false) -> SQLFragment {
+        let n = number ?? "CASE WHEN " + r + " = 2 THEN CAST(" + v + " AS numeric) END"
         switch aggregate {
         case .count:
             return "to_jsonb(count(*))"
         case .countDistinct:
             return "to_jsonb(count(DISTINCT CASE WHEN " + r + " > 0 THEN " + v + " END))"
         case .sum:
-            let isReal = "CASE WHEN " + r + " = 2 THEN scale(CAST(" + v + " AS numeric)) > 0 OR CAST(" + v
-                + " AS numeric) NOT BETWEEN -9223372036854775808 AND 9223372036854775807 END"
-            return "(CASE WHEN coalesce(bool_or(" + isReal + "), FALSE) THEN " + postgresReal("CAST(sum(" + number + ") AS double precision)")
-                + " ELSE to_jsonb(CAST(CAST(coalesce(sum(" + number + "), 0) AS text) AS bigint)) END)"
+            // A real when any number has decimals or lies beyond Int64: numeric
+            // addition keeps the most decimals of its terms, so the exact sum's
+            // scale tells the first, its terms' least and greatest the second.
+            let isReal = "scale(sum(" + n + ")) > 0 OR min(" + n + ") < -9223372036854775808 OR max(" + n + ") > 9223372036854775807"
+            return "(CASE WHEN " + isReal + " THEN " + postgresReal("CAST(sum(" + n + ") AS double precision)")
+                + " ELSE to_jsonb(CAST(CAST(coalesce(sum(" + n + "), 0) AS text) AS bigint)) END)"
         case .average:
             // The exact total as a double, divided as Swift divides.
-            return "(CASE WHEN count(" + number + ") = 0 THEN NULL ELSE " + postgresReal(
-                "CAST(sum(" + number + ") AS double precision) / CAST(count(" + number + ") AS double precision)") + " END)"
+            return "(CASE WHEN count(" + n + ") = 0 THEN NULL ELSE " + postgresReal(
+                "CAST(sum(" + n + ") AS double precision) / CAST(count(" + n + ") AS double precision)") + " END)"
         case .min, .max:
             let isMin = if case .min = aggregate { true } else { false }
             let extreme = isMin ? "min" : "max"
-            let boolean = "to_jsonb(" + (isMin ? "bool_and" : "bool_or") + "(CASE WHEN " + r + " = 1 THEN CAST(" + v + " AS boolean) END))"
+            // FILTER, not a CASE inside: its argument is then read only for the
+            // rows of its rank.
+            let boolean = "to_jsonb(" + (isMin ? "bool_and" : "bool_or") + "(CAST(" + v + " AS boolean)) FILTER (WHERE " + r + " = 1))"
             // Of 2 and 2.0, both extreme, the integer.
-            let integer = "CASE WHEN " + r + " = 2 THEN CASE WHEN scale(CAST(" + v + " AS numeric)) = 0 THEN CAST(" + v + " AS numeric) END END"
-            let numeric = "CASE WHEN \(extreme)(" + integer + ") = \(extreme)(" + number + ") THEN to_jsonb(\(extreme)(" + integer
-                + ")) ELSE to_jsonb(\(extreme)(" + number + ")) END"
-            let string = "to_jsonb(\(extreme)((CASE WHEN " + r + " = 3 THEN " + v + " #>> '{}' END) COLLATE \"C\"))"
-            // The first in key order, without an ordered aggregate (which would
-            // keep PostgreSQL from hashing the groups): the least of [key as
-            // text that sorts as the key does, the value's text].
-            let sortableKey = orderIsText ? k
-                : "lpad(CAST(CAST(" + k + " AS numeric) + 9223372036854775808 AS text), 20, '0')"
+            let integer = "\(extreme)(" + n + ") FILTER (WHERE scale(" + n + ") = 0)"
+            let numeric = "CASE WHEN " + integer + " = \(extreme)(" + n + ") THEN to_jsonb(" + integer
+                + ") ELSE to_jsonb(\(extreme)(" + n + ")) END"
+            let string = "to_jsonb(\(extreme)((" + v + " #>> '{}') COLLATE \"C\") FILTER (WHERE " + r + " = 3))"
             let containers = [4, 5].map {
-                "CAST((min(ARRAY[" + sortableKey + ", CAST(" + v + " AS text)] COLLATE \"C\") FILTER (WHERE " + r + " = \($0)))[2] AS jsonb)"
+                postgresFirst(v, where: r + " = \($0)", order: k, orderIsText: orderIsText)
             }
             let ranks: [SQLFragment] = [boolean, numeric, string, containers[0], containers[1]]
             return "coalesce(" + .joined(isMin ? ranks : ranks.reversed(), separator: ", ") + ")"
         }
+    }
+
+    /// The first `value` in `order` among the rows where `condition` holds,
+    /// without an ordered aggregate (which would keep PostgreSQL from hashing
+    /// the groups): the least of [order as text that sorts as it does, the
+    /// value's text]. `order` is text when `orderIsText`, else an integer.
+    static func postgresFirst(_ value: SQLFragment, where condition: SQLFragment, order: SQLFragment, orderIsText: Bool) -> SQLFragment {
+        let sortable = orderIsText ? order : "lpad(CAST(CAST(" + order + " AS numeric) + 9223372036854775808 AS text), 20, '0')"
+        return "CAST((min(ARRAY[" + sortable + ", CAST(" + value + " AS text)] COLLATE \"C\") FILTER (WHERE " + condition + "))[2] AS jsonb)"
     }
 }
