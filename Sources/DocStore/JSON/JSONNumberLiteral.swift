@@ -54,9 +54,12 @@ public struct JSONNumberLiteral: Sendable, CustomStringConvertible {
             return .exactNumber(exact())
         }
         guard let double = JSONNumberText.double(text) else { return .exactNumber(exact()) }
-        // Up to 15 significant digits every decimal survives a Double; past
-        // that, only those that are a Double's own shortest text do.
-        if significantDigits(text) <= 15 { return .double(double) }
+        // Up to 15 significant digits every decimal within a Double's normal
+        // range survives it; past that, and below that range (where `1e-400`
+        // would read as 0 and `1.5e-323` as `1.48e-323`), only those that are
+        // a Double's own shortest text do.
+        let digits = significantDigits(text)
+        if digits <= 15, digits == 0 || double.magnitude >= Double.leastNormalMagnitude { return .double(double) }
         if let decimal = ExactDecimal(text), ExactDecimal(double) == decimal { return .double(double) }
         return .exactNumber(exact())
     }

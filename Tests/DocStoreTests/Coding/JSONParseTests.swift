@@ -22,6 +22,23 @@ extension CodingTests {
             #expect(members["min"] == .integer(.min))
         }
 
+        @Test("numbers a Double would round below its normal range keep their text; zeros and exact ones read as Doubles")
+        func tinyNumbers() throws {
+            // 1e-400 underflows to 0 and 1.5e-323 rounds to a subnormal: stored as read, never silently changed.
+            for text in ["1e-400", "-2.5E-999", "1.5e-323", "1.23456789e-310"] {
+                let value = try parse(text)
+                #expect(value == .exactNumber(try #require(JSONNumberLiteral(text))), "\(text) read as \(value)")
+                #expect(self.text(value) == text)
+            }
+            // Zeros and subnormals a Double holds exactly (its own shortest text) stay Doubles.
+            for text in ["0.0", "-0.0", "0e-500", "5e-324", "1e-310", "2.2250738585072014e-308"] {
+                let value = try parse(text)
+                let double = try #require(Double(text))
+                guard case .double(let read) = value else { Issue.record("\(text) read as \(value)"); continue }
+                #expect(read.bitPattern == double.bitPattern, "\(text)")
+            }
+        }
+
         @Test("invalid JSON: exact line and column", arguments: [
             ("", 1, 1, "unexpected end of input, expected a value"),
             ("[1,]", 1, 4, "unexpected character ']', expected a value"),
