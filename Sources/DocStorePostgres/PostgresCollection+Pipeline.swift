@@ -33,12 +33,14 @@ extension PostgresCollection {
         return (paths, try rows.map { row in
             var values: [JSONValue] = []
             values.reserveCapacity(paths.count)
+            // Each cell is JSON text (NULL when missing), parsed from the row's
+            // bytes where they lie: no String, no copy.
             for cell in row.makeRandomAccess().dropFirst() {
-                guard let text = try cell.decode(String?.self) else {
+                guard let bytes = cell.bytes else {
                     values.append(.null)
                     continue
                 }
-                values.append(try BackendSupport.parse(Array(text.utf8), collection: name, key: nil))
+                values.append(try bytes.withUnsafeReadableBytes { try BackendSupport.parse($0, collection: name, key: nil) })
             }
             return values
         })

@@ -31,6 +31,15 @@ public enum BackendSupport {
         }
     }
 
+    /// The same from JSON text where it lies (a row's bytes): no copy.
+    public static func parse(_ json: UnsafeRawBufferPointer, collection: String, key: DocumentKey?) throws -> JSONValue {
+        do {
+            return try DocumentCodec.parse(json)
+        } catch {
+            throw DocStoreError.corruptDocument(collection: collection, key: key ?? .string(""), reason: error.description)
+        }
+    }
+
     /// The key a document's `id` member gives, for a collection of `kind` (nil
     /// when it has none or another kind).
     public static func key(of document: JSONValue, kind: KeyKind?) -> DocumentKey? {
