@@ -24,11 +24,7 @@ public enum BackendSupport {
 
     /// A JSON value from JSON text, with errors naming the collection and key.
     public static func parse(_ json: [UInt8], collection: String, key: DocumentKey?) throws -> JSONValue {
-        do {
-            return try DocumentCodec.parse(json)
-        } catch {
-            throw DocStoreError.corruptDocument(collection: collection, key: key ?? .string(""), reason: error.description)
-        }
+        try json.withUnsafeBytes { try parse($0, collection: collection, key: key) }
     }
 
     /// The same from JSON text where it lies (a row's bytes): no copy.

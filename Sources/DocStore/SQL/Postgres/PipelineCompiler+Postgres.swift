@@ -122,7 +122,7 @@ extension PipelineCompiler {
     /// estimate few groups and hash them: by both it sorted every row. The key's
     /// integer form comes from the smallest `c` rather than from the least text
     /// of every row's value. W8 (100 000 documents, three aggregates, in psql):
-    /// 207 ms → ~105 ms (Benchmarks/README.md).
+    /// 207 ms → ~100 ms, and ~60 with ``postgresFence`` (Benchmarks/README.md).
     mutating func postgresGroup(_ scope: RowScope, _ grouping: Grouping) throws -> RowScope {
         var paths: [FieldPath] = []
         for path in grouping.keys + grouping.aggregates.compactMap(\.aggregate.field) where !paths.contains(path) {
