@@ -64,10 +64,10 @@ struct PipelineCompiler {
         var sql: SQLFragment = "SELECT " + SQLFragment.joined([scope.key] + columns(of: scope), separator: ", ")
         sql += " FROM " + scope.from
         sql += scope.whereClause + " ORDER BY " + .joined(scope.orderTerms.map(\.sql), separator: ", ")
-        if let reads, !sqlMentions(sql.sql.replacingOccurrences(of: tableFrom, with: ""), alias: alias) {
+        if let reads, !sqlMentions(sql.sql.replacingBytes(of: tableFrom, with: ""), alias: alias) {
             // No document is read: the narrow columns' table alone (every document
             // has its row there), not a scan of the documents joined to it.
-            sql.sql = sql.sql.replacingOccurrences(of: tableFrom, with: reads.table)
+            sql.sql = sql.sql.replacingBytes(of: tableFrom, with: reads.table)
         }
         return (sql, scope.entries)
     }

@@ -5,7 +5,7 @@
 /// ``CollectionName/validate(_:)``). Values never go through here: they are bound
 /// parameters.
 func quoteIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    "\"" + name.replacingBytes(of: "\"", with: "\"\"") + "\""
 }
 
 /// The one function that puts a JSON path into SQL text, as a SQL string literal
@@ -37,7 +37,7 @@ func quoteJSONPath<Components: Collection<FieldPath.Component>>(_ components: Co
             path += "[\(index)]"
         }
     }
-    return "'" + path.replacingOccurrences(of: "'", with: "''") + "'"
+    return "'" + path.replacingBytes(of: "'", with: "''") + "'"
 }
 
 /// Whether a member name can be written in a SQLite 3.40 JSON path (see
@@ -88,4 +88,34 @@ private func sqlContains(_ sql: String, token: String, wholeName: Bool) -> Bool 
         index += 1
     }
     return false
+}
+
+extension String {
+    /// The string with every occurrence of `target` replaced by `replacement`,
+    /// matched byte for byte in UTF-8, as SQL text is compared.
+    ///
+    /// Foundation's `replacingOccurrences(of:with:)` goes through `NSString` on
+    /// Linux: on a group's 3 000-character statement it took a tenth of a
+    /// REPL query's time (`perf`), where this takes a few microseconds.
+    func replacingBytes(of target: String, with replacement: String) -> String {
+        let target = Array(target.utf8)
+        guard let first = target.first else { return self }
+        let bytes = Array(utf8)
+        guard bytes.count >= target.count, bytes.contains(first) else { return self }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        var replaced = false
+        while index < bytes.count {
+            if bytes[index] == first, bytes[index...].starts(with: target) {
+                output.append(contentsOf: replacement.utf8)
+                index += target.count
+                replaced = true
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return replaced ? String(decoding: output, as: UTF8.self) : self
+    }
 }

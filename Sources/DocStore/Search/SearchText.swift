@@ -68,7 +68,7 @@ struct SearchText: Hashable, Sendable {
     /// `{c0} : ("home" "run"*)`. Bound as a value, never spliced into SQL.
     func ftsQuery(column: String) -> String {
         let phrases = terms.map { term in
-            "\"" + term.words.joined(separator: " ").replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (term.isPrefix ? "*" : "")
+            "\"" + term.words.joined(separator: " ").replacingBytes(of: "\"", with: "\"\"") + "\"" + (term.isPrefix ? "*" : "")
         }
         return "{\(column)} : (" + phrases.joined(separator: " ") + ")"
     }

@@ -29,7 +29,7 @@ enum DotCommandParser {
 
     /// The dot-command in `text`, or nil when `text` is not one.
     static func parse(_ text: String, schema: any SchemaProvider) throws(REPLSyntaxError) -> ParsedCommand? {
-        let characters = Array(text)
+        let characters = text.lexicalCharacters
         var index = 0
         var line = 1, lineStart = 0
         while index < characters.count, characters[index].isWhitespace {

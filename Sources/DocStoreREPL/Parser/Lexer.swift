@@ -7,7 +7,7 @@ struct Lexer {
     private var lineStart = 0
 
     init(_ text: String) {
-        characters = Array(text)
+        characters = text.lexicalCharacters
     }
 
     var location: SourceLocation { SourceLocation(line: line, column: position - lineStart + 1) }

@@ -50,7 +50,7 @@ public struct REPLSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
         let line = lines[location.line - 1]
         // Long lines (10 kB of input) are shown as a window around the column.
         let window = 100
-        let characters = Array(line)
+        let characters = String(line).lexicalCharacters
         let column = max(1, min(location.column, characters.count + 1))
         let start = column - 1 > window ? column - 1 - window / 2 : 0
         let end = min(characters.count, start + window + window / 2)

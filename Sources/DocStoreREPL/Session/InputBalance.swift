@@ -7,7 +7,7 @@ enum InputBalance {
         var depth = 0
         var inString = false
         var previous: Character?
-        var iterator = text.makeIterator()
+        var iterator = text.lexicalCharacters.makeIterator()
         while let c = iterator.next() {
             if inString {
                 if c == "\\" {

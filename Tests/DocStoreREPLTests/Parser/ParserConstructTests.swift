@@ -190,6 +190,18 @@ struct ParserConstructTests {
         #expect(Array(members.keys) == ["b", "a", "c"])
     }
 
+    /// Swift joins a combining mark to the character before it, so a quote or a
+    /// brace before an accent is one `Character` that is not the quote or brace:
+    /// the parsers must still see strings, JSON and blocks open and close there.
+    @Test func quotesAndBracesBeforeACombiningMarkStillCount() throws {
+        #expect(try parse("players.filter { $0.lastName == \"\u{301}x\" }") == playersQuery(.compare(FieldPath("lastName"), .equal, "\u{301}x")))
+        #expect(try parse("players.filter { $0[\"\u{301}?\"] == 1 }") == playersQuery(.compare(FieldPath("\u{301}?"), .equal, 1)))
+        #expect(try parse("players.insert({\"id\": 1, \"\u{301}k\": [\"\u{301}\"]})") == .insert(collection: "players", [["id": 1, "\u{301}k": ["\u{301}"]]]))
+        #expect(try parse(".export players \"\u{301}out.ndjson\"") == .exportFile(collection: "players", path: "\u{301}out.ndjson"))
+        #expect(!InputBalance.isIncomplete("players.insert({\"a\": \"\u{301}{\"})"), "the brace is inside a string")
+        #expect(InputBalance.isIncomplete("players.filter {\u{301}"), "an open brace with an accent after it")
+    }
+
     @Test func dotCommands() throws {
         #expect(try parse(".collections") == .collections)
         #expect(try parse(".schema players") == .schema(collection: "players"))

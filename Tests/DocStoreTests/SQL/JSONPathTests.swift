@@ -10,6 +10,9 @@ struct JSONPathTests {
     static let hostileNames = [
         "plain", "a.b", "a[0]", "$", "$.x", "sp ace", "it's", "say \"hi\"", "back\\slash", "sl/ash", "😀 emoji", "",
         "tab\there", "nul\u{0}in name", "'; DROP TABLE docs; --", "[\"x\"]", "\u{2028}", String(repeating: "k", count: 10_000),
+        // A quote followed by a combining mark is one Character, which Foundation's
+        // replacingOccurrences(of: "'") did not match: the quote went undoubled.
+        "it'\u{301}s", "\u{301}?",
     ]
 
     @Test func pathLiteralsQuoteEveryMemberAndRefuseWhatSQLiteCantName() {
@@ -18,6 +21,9 @@ struct JSONPathTests {
         #expect(quoteJSONPath([.key("say \"hi\"")]) == nil)
         #expect(quoteJSONPath([.key("back\\slash")]) == nil)
         #expect(quoteJSONPath([.index(-1)]) == nil)
+        // Quotes are doubled byte for byte, also when a combining mark follows.
+        #expect(quoteJSONPath([.key("it'\u{301}s")]).map { Array($0.utf8) } == Array("'$.\"it''\u{301}s\"'".utf8))
+        #expect(Array(quoteIdentifier("say \"\u{301}hi\"").utf8) == Array("\"say \"\"\u{301}hi\"\"\"".utf8))
     }
 
     @Test("every hostile member name can be queried, nested and inside arrays", arguments: hostileNames)
@@ -59,6 +65,7 @@ struct JSONPathTests {
 
     @Test("hostile collection names work for queries, indexes and updates", arguments: [
         "it's", "say \"hi\"", "a.b [0] $", "😀", "'; DROP TABLE docstore_indexes; --", String(repeating: "c", count: 10_000),
+        "say \"\u{301}hi\"", "it'\u{301}s",
     ])
     func hostileCollectionNames(name: String) throws {
         let store = try DocumentStore.inMemory()

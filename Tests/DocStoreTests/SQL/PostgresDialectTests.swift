@@ -48,6 +48,10 @@ struct PostgresDialectTests {
         #expect(numberPostgresParameters("SELECT ? FROM \"a?\" WHERE x -> E'it\\'s?' = ? AND y = 'b''?' || ?")
                 == "SELECT $1 FROM \"a?\" WHERE x -> E'it\\'s?' = $2 AND y = 'b''?' || $3")
         #expect(quotePostgresString("a\\b'c") == "E'a\\\\b\\'c'")
+        // A quote that a combining mark follows is one Character: read by
+        // scalars, the literal and the identifier are still seen to open.
+        #expect(Array(numberPostgresParameters("SELECT ? FROM \"\u{301}?\" WHERE b -> E'\u{301}?' = ?").utf8)
+                == Array("SELECT $1 FROM \"\u{301}?\" WHERE b -> E'\u{301}?' = $2".utf8))
     }
 }
 

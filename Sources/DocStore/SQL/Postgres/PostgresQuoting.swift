@@ -19,45 +19,48 @@ func quotePostgresString(_ text: String) -> String {
 /// SQL text with each `?` parameter (outside string literals and quoted
 /// identifiers) numbered `$1`, `$2`… as PostgreSQL writes them. The compiler
 /// writes `?` for every dialect, so fragments concatenate the same way.
+///
+/// It reads Unicode scalars, not `Character`s: a quote followed by a combining
+/// mark (a member name `\u{301}?` quoted as `E'\u{301}?'`) is one `Character`,
+/// and reading by `Character` would miss that quote and number the `?` inside it.
 func numberPostgresParameters(_ sql: String) -> String {
-    var result = ""
-    result.reserveCapacity(sql.utf8.count + 16)
+    var result = String.UnicodeScalarView()
     var number = 0
-    var quote: Character?
+    var quote: Unicode.Scalar?
     var escapes = false
-    var previous: Character?
+    var previous: Unicode.Scalar?
     var skipNext = false
-    for character in sql {
-        defer { previous = character }
+    for scalar in sql.unicodeScalars {
+        defer { previous = scalar }
         if skipNext {
             skipNext = false
-            result.append(character)
+            result.append(scalar)
             continue
         }
         if let open = quote {
-            if escapes && character == "\\" {
+            if escapes && scalar == "\\" {
                 skipNext = true
-            } else if character == open {
+            } else if scalar == open {
                 quote = nil
             }
-            result.append(character)
+            result.append(scalar)
             continue
         }
-        switch character {
+        switch scalar {
         case "'":
             quote = "'"
             escapes = previous == "E"
-            result.append(character)
+            result.append(scalar)
         case "\"":
             quote = "\""
             escapes = false
-            result.append(character)
+            result.append(scalar)
         case "?":
             number += 1
-            result += "$\(number)"
+            result.append(contentsOf: "$\(number)".unicodeScalars)
         default:
-            result.append(character)
+            result.append(scalar)
         }
     }
-    return result
+    return String(result)
 }

@@ -99,7 +99,7 @@ public enum PostgresSearchSQL {
 
     /// A word as a quoted lexeme of tsvector/tsquery text.
     static func quoteLexeme(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + word.replacingBytes(of: "\\", with: "\\\\").replacingBytes(of: "'", with: "''") + "'"
     }
 
     /// `(<document key> IN (SELECT key FROM <collection> WHERE <vector> @@ CAST(? AS tsquery)))`:
