@@ -235,6 +235,8 @@ enum DocumentCodec {
     /// Whether `value` nests arrays and objects more than `levels` deep (a scalar
     /// nests 0 levels). Bounded: never descends past `levels`.
     static func nests(_ value: JSONValue, deeperThan levels: Int) -> Bool {
+        // Below zero: the path to the value already nests past the limit.
+        guard levels >= 0 else { return true }
         var writer = JSONValueWriter(options: [], depthLimit: max(0, levels))
         writer.write(value)
         return writer.exceededDepthLimit

@@ -145,10 +145,28 @@ extension DocumentStore {
             row.problem = Self.keyProblem(row.storedKey, kind: info.keyKind)
             do {
                 row.hasDuplicateMembers = try DocumentCodec.validate(row.body)
+                // Valid JSON, but a document is an object: a bare 42 or [1, 2]
+                // decodes as no model, and updates pass it by.
+                if let first = row.body.first(where: { !Self.jsonWhitespace.contains($0) }), first != UInt8(ascii: "{") {
+                    row.problem = row.problem ?? "the document is a JSON \(Self.jsonKind(startingWith: first)), not an object"
+                }
             } catch {
                 row.problem = row.problem ?? "not valid JSON: \(error.description)"
             }
             try body(row)
+        }
+    }
+
+    private static let jsonWhitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+
+    /// What a valid JSON text starting with `byte` is, for a message.
+    private static func jsonKind(startingWith byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "["): "array"
+        case UInt8(ascii: "\""): "string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "boolean"
+        case UInt8(ascii: "n"): "null"
+        default: "number"
         }
     }
 

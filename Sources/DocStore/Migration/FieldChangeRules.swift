@@ -15,6 +15,7 @@ enum FieldChangeRules {
     /// array's end would be silently ignored), and never the key.
     static func checkTarget(_ path: FieldPath, collection: String, keyed: Bool) throws {
         try checkNotKey(path, collection: collection, keyed: keyed)
+        try UpdateRules.checkDepth(path, collection: collection)
         if path.components.contains(where: { if case .index = $0 { true } else { false } }) {
             throw DocStoreError.invalidQuery(collection: collection, field: path.description,
                                              reason: "a field change writes members by name, not array positions")

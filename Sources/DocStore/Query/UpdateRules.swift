@@ -6,6 +6,7 @@ public enum UpdateRules {
     /// would disagree: PostgreSQL once rewrote `id` inside every document while
     /// the keys stayed, so `get(1)` returned a document saying `"id": 9`).
     public static func check(_ updates: [FieldUpdate], collection: String, keyed: Bool) throws {
+        for update in updates { try checkDepth(update.path, collection: collection) }
         // A value set at `a.b` sits inside the document and `a`: its own nesting
         // gets what the path leaves of the limit.
         for case .set(let path, let value) in updates
@@ -15,6 +16,16 @@ public enum UpdateRules {
         if keyed, let id = updates.first(where: { $0.path.components.first == .key("id") }) {
             throw DocStoreError.invalidQuery(collection: collection, field: id.path.description,
                                              reason: "the id is the document's key, which an update never changes")
+        }
+    }
+
+    /// A field written at `path` sits inside as many objects as the path has
+    /// parts (the document's included): past the nesting limit, the document
+    /// would be stored but never read back.
+    static func checkDepth(_ path: FieldPath, collection: String) throws {
+        guard path.components.count <= DocumentStore.maximumNestingDepth else {
+            throw DocStoreError.invalidQuery(collection: collection, field: String(path.description.prefix(40)) + "… (\(path.components.count) parts)",
+                                             reason: "the path nests deeper than \(DocumentStore.maximumNestingDepth) levels, DocStore's limit (DocumentStore.maximumNestingDepth)")
         }
     }
 }

@@ -24,13 +24,21 @@ extension Catalog {
         var problems: [CatalogProblem] = []
         for row in try Row.fetchAll(db, sql: """
             SELECT CAST(c.name AS TEXT), CAST(c.key_kind AS TEXT),
-                   EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'table' AND m.name = c.name)
+                   EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'table' AND m.name = c.name),
+                   (SELECT m.name FROM sqlite_master m WHERE m.type = 'table' AND m.name = c.name COLLATE NOCASE)
             FROM \(collectionsTable) c ORDER BY 1
             """) {
             let name: String = row[0] ?? ""
             if row[2] as Int64? != 1 {
-                problems.append(CatalogProblem(table: collectionsTable, name: name,
-                                               problem: "the collection's table is missing; drop the collection (.drop) to forget it"))
+                if let table: String = row[3] {
+                    // Not missing: SQLite's names ignore case, and dropping this
+                    // one would drop that table, documents and all.
+                    problems.append(CatalogProblem(table: collectionsTable, name: name,
+                                                   problem: "the catalog's name differs only in case from its table \(DocumentKey.quoted(table)) (the row was changed outside DocStore); the documents are intact: set the row's name back to \(DocumentKey.quoted(table)) with sqlite3, and do not drop it"))
+                } else {
+                    problems.append(CatalogProblem(table: collectionsTable, name: name,
+                                                   problem: "the collection's table is missing; drop the collection (.drop) to forget it"))
+                }
             }
             if KeyKind(rawValue: row[1] ?? "") == nil {
                 problems.append(CatalogProblem(table: collectionsTable, name: name,
@@ -57,6 +65,19 @@ extension Catalog {
             let recorded: String = row[1] ?? "NULL"
             problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
                                            problem: "recorded with is_unique = \(recorded), but SQLite's index \(recorded == "1" ? "is not" : "is") unique; drop the index and create it again"))
+        }
+        // A collection's table the catalog has lost: its documents are hidden
+        // from every listing and copy, so say where they are.
+        for row in try Row.fetchAll(db, sql: """
+            SELECT m.name FROM sqlite_master m
+            WHERE m.type = 'table' AND m.name NOT LIKE 'docstore\\_%' ESCAPE '\\' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+              AND m.name COLLATE NOCASE NOT IN (SELECT CAST(name AS TEXT) FROM \(collectionsTable) WHERE name IS NOT NULL)
+              AND (SELECT count(*) FROM pragma_table_info(m.name) p WHERE p.name IN ('key', 'body')) = 2
+            ORDER BY 1
+            """) {
+            let table: String = row[0] ?? ""
+            problems.append(CatalogProblem(table: "sqlite_master", name: table,
+                                           problem: "a table of documents (key, body) that the catalog does not record: its documents are hidden from DocStore; restore its docstore_collections row (name, key_kind) with sqlite3"))
         }
         for row in try Row.fetchAll(db, sql: """
             SELECT m.name, m.tbl_name FROM sqlite_master m

@@ -164,7 +164,12 @@ enum Catalog {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index))")
         }
         try db.execute(sql: "DELETE FROM \(indexesTable) WHERE collection = ?", arguments: [name])
-        try db.execute(sql: "DROP TABLE IF EXISTS \(quoteIdentifier(name))")
+        // SQLite's names ignore case: when a damaged catalog row says "Teams",
+        // DROP TABLE "Teams" would drop another collection's table "teams".
+        // Only a table of exactly this name is this collection's.
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name]) == true {
+            try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
+        }
         try db.execute(sql: "DELETE FROM \(collectionsTable) WHERE name = ?", arguments: [name])
     }
 }

@@ -51,6 +51,10 @@ public enum CopyLauncher {
         if isSource, !FileManager.default.fileExists(atPath: location) {
             throw CommandError("cannot copy from \(location): no such file")
         }
+        if !isSource, let database = AtomicFileWriter.companionDatabase(of: location) {
+            // The copy would become the database's log, which its next open deletes.
+            throw CommandError("cannot copy into \(location): it is where SQLite keeps part of the database \(database) (its next open would take the copy for its own and delete it); name another file")
+        }
         return SQLiteBackend(store: try DocumentStore(path: location, readOnly: isSource))
     }
 

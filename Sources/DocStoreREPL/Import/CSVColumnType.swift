@@ -129,7 +129,8 @@ struct CSVColumnInference {
             // (18 digits always fit; only longer ones need the check.)
             if bytes.count > 18, CSVColumnType.integer(bytes) == nil { type = .string }
         case .real?:
-            type = .number
+            // So does a real beyond a Double's range: as a number it would be refused.
+            type = CSVValue.overflowsDouble(bytes) ? .string : .number
         case nil:
             type = .string
         }

@@ -109,7 +109,7 @@ struct CSVRecordText {
                 text.append(contentsOf: bytes)
             }
         case .number:
-            if !columns.forced[column], let shape = CSVValue.numberShape(bytes) {
+            if !columns.forced[column], let shape = CSVValue.numberShape(bytes), !CSVValue.overflowsDouble(bytes) {
                 // JSON's own spelling, kept; an integral one gets ".0" to stay a real.
                 text.append(contentsOf: bytes)
                 if shape == .integer { text.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")]) }

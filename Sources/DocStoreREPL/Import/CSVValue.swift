@@ -33,6 +33,14 @@ enum CSVValue {
 
     enum NumberShape { case integer, real }
 
+    /// Whether a real's bytes (JSON number syntax) are beyond a Double's range
+    /// (`1e400`, `-2e308`), which DocStore can't hold as a number. Only an
+    /// exponent or 300 digits can get there, so most cells are not parsed.
+    static func overflowsDouble(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 300 || bytes.contains(UInt8(ascii: "e")) || bytes.contains(UInt8(ascii: "E")) else { return false }
+        return !(Double(String(decoding: bytes, as: UTF8.self))?.isFinite ?? false)
+    }
+
     /// JSON's number grammar: `-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][+-]?[0-9]+)?`.
     static func isJSONNumber(_ bytes: String.UTF8View) -> Bool {
         Array(bytes).withUnsafeBufferPointer { numberShape($0) } != nil

@@ -96,6 +96,11 @@ struct Importer {
         }
         var csvColumns: CSVDocumentReader.Columns?
         if format == .csv {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                // The second pass would wait forever on a pipe its writer has closed.
+                throw CommandError("cannot import \(path): it is a pipe or a device, which can be read only once, and a CSV file is read twice (first for its columns' types); save it to a file first (cat \(path) > data.csv)")
+            }
             // The first pass (column types) runs before the transaction: no
             // lock is held while it reads.
             let notImported = "interrupted: nothing was imported, \(collection) is unchanged"

@@ -58,7 +58,10 @@ struct AtomicFileWriter: ~Copyable {
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(requested): \(Self.reason(errno)) (creating a temporary file in \(folder.isEmpty ? "the current folder" : folder)); nothing was written")
         }
-        if let mode = target.existingMode, fchmod(descriptor, mode) != 0 {
+        // The replacement keeps the old file's group (and, for root, its owner)
+        // where the system allows; failing that, it is the writer's, as for a new file.
+        if let existing = target.existing { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
+        if let mode = target.existing.map({ $0.st_mode & 0o7777 }), fchmod(descriptor, mode) != 0 {
             let failure = errno
             close(descriptor)
             unlink(temporary)
@@ -151,7 +154,7 @@ struct AtomicFileWriter: ~Copyable {
 
     /// The file to write for `path`, and its mode if it exists: refuses
     /// directories (and links to them), other special files, and missing folders.
-    private static func checkedTarget(_ path: String) throws -> (path: String, existingMode: mode_t?) {
+    private static func checkedTarget(_ path: String) throws -> (path: String, existing: stat?) {
         guard !path.isEmpty else { throw CommandError("no file name given to write to") }
         var status = stat()
         if lstat(path, &status) == 0 {
@@ -167,7 +170,17 @@ struct AtomicFileWriter: ~Copyable {
             switch status.st_mode & S_IFMT {
             case S_IFREG:
                 try refuseDatabaseFile(target, requested: path)
-                return (target, status.st_mode & 0o7777)
+                try refuseStandardStream(status, requested: path)
+                // Replacing goes around the file's permissions (the folder's
+                // decide a rename): a file made read-only stays as it is, for
+                // root too (which access(2) lets write anything).
+                guard status.st_mode & 0o222 != 0 else {
+                    throw CommandError("cannot write \(path): it is read-only (mode \(String(status.st_mode & 0o777, radix: 8))); it was not changed: make it writable first (chmod u+w) or name another file")
+                }
+                guard access(target, W_OK) == 0 else {
+                    throw CommandError("cannot write \(path): \(reason(errno)) (the file is not writable for you); it was not changed")
+                }
+                return (target, status)
             case S_IFDIR:
                 let kind = target == path ? "a directory" : "a symbolic link to a directory"
                 throw CommandError("cannot write \(path): it is \(kind), which is left as it is; name a file (such as \((path as NSString).appendingPathComponent("export.ndjson")))")
@@ -204,11 +217,33 @@ extension AtomicFileWriter {
         if let kind = sqliteFileKind(path) {
             throw CommandError("cannot write \(requested): it is \(kind), which an export would destroy; name another file")
         }
+        if let database = companionDatabase(of: path) {
+            throw CommandError("cannot write \(requested): it is where SQLite keeps part of the database \(database); name another file")
+        }
+    }
+
+    /// The SQLite database whose companion file (`-wal`, `-shm`, `-journal`)
+    /// `path` names, if there is one: SQLite takes such a file for its own
+    /// when it opens the database, and deletes or rewrites it.
+    static func companionDatabase(of path: String) -> String? {
         for suffix in companionSuffixes where path.hasSuffix(suffix) {
             let database = String(path.dropLast(suffix.count))
-            if sqliteFileKind(database) == "a SQLite database" {
-                throw CommandError("cannot write \(requested): it is where SQLite keeps part of the database \(database); name another file")
-            }
+            if sqliteFileKind(database) == "a SQLite database" { return database }
+        }
+        return nil
+    }
+
+    /// Refuses the file the REPL's standard input, output or error is (`/dev/stdout`,
+    /// `/proc/self/fd/1`, or the log a shell redirected output into): replacing it
+    /// would cut what the shell already wrote there, and what it writes after.
+    static func refuseStandardStream(_ status: stat, requested: String) throws {
+        let streams: [(Int32, String)] = [(STDIN_FILENO, "input"), (STDOUT_FILENO, "output"), (STDERR_FILENO, "error")]
+        for (descriptor, name) in streams {
+            var stream = stat()
+            guard fstat(descriptor, &stream) == 0, stream.st_dev == status.st_dev, stream.st_ino == status.st_ino else { continue }
+            let advice = descriptor == STDIN_FILENO ? "name another file"
+                : "results already go to standard output without .output or .once (messages to standard error); or name another file"
+            throw CommandError("cannot write \(requested): it is the file this REPL's standard \(name) is connected to, which replacing would cut short; \(advice)")
         }
     }
 

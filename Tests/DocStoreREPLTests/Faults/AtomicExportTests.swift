@@ -113,4 +113,34 @@ struct AtomicExportTests {
         #expect(try tree() == ["backup.ndjson", "backup.ndjson/keep.txt"])
         #expect(try String(contentsOfFile: folder + "/keep.txt", encoding: .utf8) == "precious")
     }
+
+    @Test func aReadOnlyFileIsLeftAsItIs() throws {
+        // A rename would replace it whatever its mode (the folder decides), so
+        // the writer must look: read-only means "keep", for root as well.
+        let target = path("players.ndjson")
+        let old = Data("keep me\n".utf8)
+        try old.write(to: URL(fileURLWithPath: target))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: target)
+        let text = errorText(export(to: target))
+        #expect(text.contains("it is read-only (mode 444)"), "\(text)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == old)
+        #expect(try tree() == ["players.ndjson"])
+    }
+
+    /// `.once /dev/stdout` resolves, through /proc/self/fd/1, to the file the
+    /// shell redirected output into: replacing it lost the log's earlier lines
+    /// (and left the shell writing into an unlinked file).
+    @Test func theFileStandardOutputIsRedirectedIntoIsNotReplaced() throws {
+        let log = path("log.txt")
+        let binary = try docstoreBinary().path
+        for target in ["/dev/stdout", "/proc/self/fd/1", log] {
+            try Data("earlier line\n".utf8).write(to: URL(fileURLWithPath: log))
+            let script = "printf '.once \(target)\\nplayers.count()\\n' | '\(binary)' >> '\(log)'; echo \"status $?\" >> '\(log)'"
+            let run = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
+            let written = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(written == "earlier line\nstatus 1\n", "\(target): \(written)")
+            #expect(run.stderr.contains("it is the file this REPL's standard output is connected to"), "\(target): \(run.stderr)")
+            #expect(try tree() == ["log.txt"])
+        }
+    }
 }

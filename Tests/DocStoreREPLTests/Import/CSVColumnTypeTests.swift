@@ -53,6 +53,31 @@ struct CSVColumnTypeTests: ImportFixture {
         #expect(try documents().map { $0["big"] } == ["1", "99999999999999999999", "123456789012345678"])
     }
 
+    /// A real beyond a Double's range was inferred a number and written as
+    /// such: every document holding one was then unreadable ("too large for a
+    /// Double"), while counts and sums over it went on without it.
+    @Test func aRealBeyondADoubleKeepsTheColumnText() throws {
+        let path = try write("huge.csv", "id,b,c\n1,1e400,0.5\n2,3,-2e308\n3,1.5,1e-400\n")
+        #expect(try importFile(path).imported == 3)
+        #expect(try documents().map { $0["b"] } == ["1e400", "3", "1.5"])
+        #expect(try types("c") == ["text", "text", "text"])
+        // A tiny real is a number, kept as written.
+        let tiny = try write("tiny.csv", "id,t\n1,1e-400\n2,0.25\n")
+        _ = try importFile(tiny, into: "tiny")
+        #expect(try types("t", "tiny") == ["real", "real"])
+        #expect(try store.check().isHealthy)
+    }
+
+    /// A CSV file is read twice (types, then documents): from a pipe, the second
+    /// reading waited forever for a writer that had gone.
+    @Test func aPipeIsRefusedBeforeAnythingIsRead() throws {
+        let path = directory.appendingPathComponent("stream.csv").path
+        #expect(mkfifo(path, 0o600) == 0)
+        // No writer ever opens the pipe: opening it to read would block.
+        let error = try #require(throws: (any Error).self) { try importFile(path) }
+        #expect("\(error)".contains("it is a pipe or a device, which can be read only once"), "\(error)")
+    }
+
     @Test func forcedTypesOverrideInference() throws {
         let path = try write("forced.csv", "code,n,flag,x\n007,1,true,1\n08,2,FALSE,2\n")
         var options = ImportOptions()

@@ -35,5 +35,25 @@ extension PostgresREPLTests {
                 #expect(count.stdout == "1\n", "\(store): \(count.stdout) \(count.stderr)")
             }
         }
+
+        /// A copy into `s.sqlite-wal` (when s.sqlite has no log at the moment)
+        /// reported success, then the next open of s.sqlite took the copy for
+        /// its write-ahead log and deleted it.
+        @Test func theSourcesCompanionFilesAreRefusedAsDestinations() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("s.sqlite").path
+            try runProcess(try docstoreBinary(), [source, "-c", #"p.insert({"id": 1, "kept": true})"#]).expectSuccess()
+            for suffix in ["-wal", "-shm", "-journal"] {
+                let refused = try runProcess(try docstoreBinary(), ["copy", source, source + suffix])
+                #expect(refused.status == 1)
+                #expect(refused.stderr.contains("it is where SQLite keeps part of the database \(source)"), "\(suffix): \(refused.stderr)")
+                // (Opening the source may make its own -wal and -shm; never a database.)
+                let header = FileManager.default.contents(atPath: source + suffix)?.prefix(15) ?? Data()
+                #expect(header != Data("SQLite format 3".utf8), "\(suffix) is a copy")
+            }
+            let count = try runProcess(try docstoreBinary(), [source, "--mode", "ndjson", "-c", "p.count()"])
+            #expect(count.stdout == "1\n", "\(count.stderr)")
+        }
     }
 }

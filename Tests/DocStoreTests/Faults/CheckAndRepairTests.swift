@@ -79,6 +79,35 @@ struct CheckAndRepairTests {
         #expect(!report.isHealthy)
     }
 
+    /// Damage made outside DocStore that hid documents or invited their loss:
+    /// bodies that are valid JSON but not objects passed the check; a table the
+    /// catalog lost was invisible while the check said "consistent"; and a
+    /// catalog row renamed "Teams" was called missing, with advice to drop it,
+    /// which (SQLite's names ignoring case) dropped the table "teams".
+    @Test func checkNamesNonObjectDocumentsHiddenTablesAndCaseOnlyRenames() throws {
+        let store = try DocumentStore.inMemory()
+        try store.collection(Team.self).insert(contentsOf: sampleTeams)
+        try store.collection(named: "games").insert(contentsOf: [["id": 1], ["id": 2], ["id": 3]])
+        try store.collection(named: "hidden").insert(["id": 1])
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "UPDATE games SET body = '42' WHERE key = 1")
+            try db.execute(sql: "UPDATE games SET body = ' [1, 2]' WHERE key = 2")
+            try db.execute(sql: "DELETE FROM docstore_collections WHERE name = 'hidden'")
+            try db.execute(sql: "UPDATE docstore_collections SET name = 'Teams' WHERE name = 'teams'")
+        }
+        let games = try store.check(collection: "games")
+        #expect(games.damaged.map(\.key) == [.integer(1), .integer(2)])
+        #expect(games.damaged.map(\.reason) == ["the document is a JSON number, not an object", "the document is a JSON array, not an object"])
+        let problems = try store.check().catalogProblems.map(\.description)
+        #expect(problems.contains { $0.hasPrefix(#"sqlite_master "hidden": a table of documents (key, body) that the catalog does not record"#) }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix(#"docstore_collections "Teams": the catalog's name differs only in case from its table "teams""#) }, "\(problems)")
+        #expect(!problems.contains { $0.contains("missing") || $0.hasPrefix(#"sqlite_master "teams""#) }, "\(problems)")
+        // Dropping the misnamed collection forgets its row, and only that.
+        #expect(try store.dropCollection(named: "Teams"))
+        let left = try store.databaseWriter.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM teams") }
+        #expect(left == sampleTeams.count)
+    }
+
     @Test func checkOfTheStoreValidatesTheKeyValueArea() throws {
         let store = try DocumentStore.inMemory()
         try store.values.set(["theme": "dark"], forKey: "settings")

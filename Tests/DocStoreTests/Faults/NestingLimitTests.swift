@@ -120,4 +120,31 @@ struct NestingLimitTests {
         #expect(try raw.get(1)?["a"]?["c"] == nil, "nothing changed")
         #expect(try raw.get(1)?["x"] == nil)
     }
+
+    /// A path of as many parts as the limit allows writes a readable document;
+    /// one part more (a scalar at the end) was written, and the document could
+    /// then never be read back: every write that names a path now counts it.
+    @Test func aPathItselfCountsAgainstTheLimit() throws {
+        let store = try DocumentStore.inMemory()
+        let raw = store.collection(named: "raw")
+        try raw.insert(["id": 1, "a": 1])
+        let longest = FieldPath((0..<limit).map { FieldPath.Component.key("f\($0)") })
+        let tooLong = FieldPath((0...limit).map { FieldPath.Component.key("f\($0)") })
+        try raw.update(DocumentQuery(), [.set(longest, 1)])
+        #expect(try raw.get(1) != nil, "the document reads back")
+        #expect(try store.check().isHealthy)
+        let writes: [(String, () throws -> Void)] = [
+            ("set", { _ = try raw.update(DocumentQuery(), [.set(tooLong, 1)]) }),
+            ("increment", { _ = try raw.update(DocumentQuery(), [.increment(tooLong, 1)]) }),
+            ("rename", { _ = try raw.renameField(FieldPath("a"), to: tooLong) }),
+            ("copy", { _ = try raw.copyField(FieldPath("a"), to: tooLong) }),
+            ("default", { _ = try raw.setDefault(tooLong, to: 1) }),
+        ]
+        for (name, write) in writes {
+            let error = try #require(throws: DocStoreError.self, "\(name)") { try write() }
+            #expect("\(error)".contains("the path nests deeper than \(limit) levels"), "\(name): \(error)")
+        }
+        #expect(try raw.get(1)?["a"] == 1, "nothing changed")
+        #expect(try store.check().isHealthy)
+    }
 }
