@@ -79,6 +79,11 @@ struct QueryExecutionTests {
             #expect(try await docs.aggregate(DocumentQuery(), .sum(FieldPath("v"))) == .double(4.5), "numbers only")
             #expect(try await docs.aggregate(DocumentQuery(), .max(FieldPath("v"))) == "9", "strings sort after numbers")
             #expect(try await docs.aggregate(DocumentQuery(), .min(FieldPath("v"))) == true, "booleans sort before numbers")
+            // Missing and null are one value (PostgreSQL once grouped them apart).
+            let nulls = store.collection(named: "nulls")
+            try await nulls.insert(contentsOf: [["id": 1, "v": nil], ["id": 2], ["id": 3, "v": 1], ["id": 4, "v": nil]])
+            #expect(try await nulls.aggregate(DocumentQuery(), .distinct(FieldPath("v"))) == [nil, 1])
+            #expect(try await nulls.aggregate(DocumentQuery(), .countBy(FieldPath("v"))) == [["value": nil, "count": 3], ["value": 1, "count": 1]])
             try await docs.insert(contentsOf: [["id": 5, "v": .integer(Int64.max)], ["id": 6, "v": 1]])
             await #expect(throws: DocStoreError.self) {
                 try await docs.aggregate(DocumentQuery(.isIn(FieldPath("v"), [.integer(Int64.max), 1])), .sum(FieldPath("v")))

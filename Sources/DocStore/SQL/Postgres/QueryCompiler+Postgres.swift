@@ -24,8 +24,11 @@ extension QueryCompiler {
             let column = FieldSQL(postgres: .root, from: .json("g.v"))
             var order = column.orderTerms(descending: false, dialect: .postgres)
             order[0] = "g.r"
-            return "SELECT g.r, min(CAST(g.v AS text) COLLATE \"C\"), count(*) FROM (" + (try postgresValues(path, selection: selection))
-                + ") AS g GROUP BY g.r, g.v ORDER BY " + .joined(order + ["min(g.k)"], separator: ", ")
+            // A missing field (SQL NULL) and JSON null are one value, as
+            // everywhere in DocStore: both grouped as NULL.
+            return "SELECT g.r, min(CAST(g.v AS text) COLLATE \"C\"), count(*) FROM (SELECT n.r, NULLIF(n.v, 'null'::jsonb) AS v, n.k FROM ("
+                + (try postgresValues(path, selection: selection))
+                + ") AS n) AS g GROUP BY g.r, g.v ORDER BY " + .joined(order + ["min(g.k)"], separator: ", ")
         }
     }
 
