@@ -176,6 +176,9 @@ public final class REPLSession {
         do {
             parsed = try CommandParser.parse(text, schema: schema)
         } catch {
+            // `.once` is for the next command, even one that fails: kept, it
+            // would take the output of a later command meant for the screen.
+            outputSettings.oncePath = nil
             report(error.rendered(source: text, lineOffset: firstLine - 1))
             return .failed
         }
@@ -183,6 +186,7 @@ public final class REPLSession {
             errors.write(style(for: errors).apply(.warning, "warning") + located(warning.rendered(source: text, lineOffset: firstLine - 1)).dropFirst("error".count) + "\n")
         }
         if let clash = outputClash(parsed.command) {
+            outputSettings.oncePath = nil
             report("error: \(clash)")
             return .failed
         }

@@ -31,6 +31,24 @@ struct OutputFileTests {
         #expect(try names(directory) == ["teams.csv"])
     }
 
+    /// A command that fails before it runs (a syntax error, an unknown
+    /// collection) uses up `.once` too: kept, it took the results of the next
+    /// command, which were meant for the screen.
+    @Test(".once is used up by the next command even when it cannot run")
+    func onceUsedUpByAFailedCommand() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("once.txt")
+        let harness = try SessionHarness(interactive: false)
+        for failing in ["teams.filter { $0.id > }", "nosuch.count()"] {
+            #expect(harness.feed(".once \(file.path)", failing) == .failed)
+            let before = harness.output.text
+            harness.feed("teams.count()")
+            #expect(harness.output.text == before + "4\n", "after \(failing)")
+            #expect(try names(directory).isEmpty, "after \(failing)")
+        }
+    }
+
     /// A sample store with a collection `docs` of 300 documents, the 250th damaged.
     private func damagedStore() throws -> DocumentStore {
         let store = try DocumentStore.inMemory()
