@@ -44,6 +44,7 @@ public final class PostgresDocumentStore: Sendable {
     ///   can't be reached or its database doesn't store text as UTF-8.
     public init(url: String) async throws {
         let configuration = try PostgresURL.configuration(url)
+        try await PostgresURL.checkConnection(configuration)
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSession.logger)
         self.client = client
         label = "postgres:///" + (configuration.database ?? configuration.username)

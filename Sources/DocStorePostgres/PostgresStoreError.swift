@@ -13,6 +13,9 @@ public enum PostgresStoreError: LocalizedError, Sendable {
     case unsupportedEncoding(String)
     /// The store was closed.
     case closed
+    /// No connection could be made to the server at a place (a host and port,
+    /// or a socket), for a reason from the network or the operating system.
+    case unreachable(String, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -30,6 +33,8 @@ public enum PostgresStoreError: LocalizedError, Sendable {
             return "The PostgreSQL database stores text as \(encoding); DocStore needs a UTF8 database (CREATE DATABASE … ENCODING 'UTF8')."
         case .closed:
             return "The PostgreSQL store is closed."
+        case let .unreachable(place, reason):
+            return "Can't connect to PostgreSQL at \(place): \(reason). Is the server running, and are the URL's host and port (or ?host= socket directory) right?"
         }
     }
 

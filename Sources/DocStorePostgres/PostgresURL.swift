@@ -35,3 +35,34 @@ enum PostgresURL {
                                             database: database.isEmpty ? nil : database, tls: .prefer(.makeClientConfiguration()))
     }
 }
+
+extension PostgresURL {
+    /// Connects once, directly, and closes the connection: the pool behind a
+    /// store retries a refused connection for about a minute and then fails
+    /// with an error that doesn't say why (a circuit breaker), where one
+    /// connection has the server's reason at once: no such database, a role
+    /// that may not log in, a wrong password, nothing listening.
+    static func checkConnection(_ configuration: PostgresClient.Configuration) async throws {
+        var direct: PostgresConnection.Configuration
+        if let socket = configuration.unixSocketPath {
+            direct = .init(unixSocketPath: socket, username: configuration.username,
+                           password: configuration.password, database: configuration.database)
+        } else {
+            direct = .init(host: configuration.host ?? "localhost", port: configuration.port ?? 5432, username: configuration.username,
+                           password: configuration.password, database: configuration.database,
+                           tls: .prefer(try .init(configuration: .makeClientConfiguration())))
+        }
+        direct.options.connectTimeout = .seconds(10)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: PostgresSession.logger)
+        } catch let error as PSQLError where error.serverInfo == nil {
+            let place = configuration.unixSocketPath.map { "the socket \($0)" }
+                ?? "\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)"
+            throw PostgresStoreError.unreachable(place, reason: error.underlying.map { "\($0)" } ?? "\(error.code)")
+        } catch {
+            throw PostgresStoreError.from(error, collection: nil)
+        }
+        try? await connection.close()
+    }
+}

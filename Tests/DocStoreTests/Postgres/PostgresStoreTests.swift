@@ -171,5 +171,25 @@ extension PostgresTests {
                 await #expect(throws: DocStoreError.self) { try await long.insert(["id": 1]) }
             }
         }
+
+        /// The pool retried such connections for about a minute, then failed
+        /// with `connectionCreationCircuitBreakerTripped`, never the reason.
+        @Test func aStoreThatCantConnectSaysWhyAtOnce() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let cases = [
+                ("postgres://docstore@/no_such_db?host=\(server.directory)", #"database "no_such_db" does not exist [SQLSTATE 3D000]"#),
+                ("postgres://no_such_role@/postgres?host=\(server.directory)", #"role "no_such_role" does not exist"#),
+                ("postgres://docstore@/postgres?host=\(server.directory)/missing", "Can't connect to PostgreSQL at the socket \(server.directory)/missing/.s.PGSQL.5432"),
+            ]
+            for (url, expected) in cases {
+                do {
+                    let store = try await PostgresDocumentStore(url: url)
+                    await store.close()
+                    Issue.record("\(url) opened")
+                } catch {
+                    #expect(error.localizedDescription.contains(expected), "\(url): \(error.localizedDescription)")
+                }
+            }
+        }
     }
 }
