@@ -55,6 +55,12 @@ protocol CollectionWriter {
 /// and canonical JSON text (members sorted by name, as an export writes them)
 /// hashed, the hashes combined in an order-independent way, so that two
 /// backends listing documents in different orders agree.
+///
+/// Numbers are hashed by their exact decimal value, not their spelling or kind:
+/// jsonb keeps no exponent and no negative zero, so the real `1e16` comes back
+/// from PostgreSQL as the integer 10000000000000000, `-0.0` as `0` and `1e-400`
+/// written out in full (README: "Performance on PostgreSQL"). The same number,
+/// it must not fail the copy; any other difference still does.
 struct DocumentChecksum: Equatable, CustomStringConvertible {
     private(set) var count = 0
     private var sum: UInt64 = 0
@@ -64,10 +70,66 @@ struct DocumentChecksum: Equatable, CustomStringConvertible {
         var hasher = FNV1a()
         hasher.add(document.key.description)
         hasher.add("\u{1F}")  // a separator no key ends with
-        hasher.add(JSONText(options: .sortedKeys).string(document.document))
+        Self.hash(document.document, into: &hasher)
         count += 1
         sum &+= hasher.value
         mixed ^= hasher.value &* 0x9E37_79B9_7F4A_7C15 | 1
+    }
+
+    /// The value's JSON with members sorted by name and numbers in ``canonicalNumber(_:)``.
+    private static func hash(_ value: JSONValue, into hasher: inout FNV1a) {
+        switch value {
+        case .integer(let integer): hasher.add(canonicalNumber(String(integer)))
+        case .double(let double): hasher.add(canonicalNumber(double.description))
+        case .exactNumber(let literal): hasher.add(canonicalNumber(literal.text))
+        case .array(let elements):
+            hasher.add("[")
+            for (index, element) in elements.enumerated() {
+                if index > 0 { hasher.add(",") }
+                hash(element, into: &hasher)
+            }
+            hasher.add("]")
+        case .object(let members):
+            hasher.add("{")
+            for (index, name) in members.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }).enumerated() {
+                if index > 0 { hasher.add(",") }
+                hasher.add(JSONText().string(.string(name)) + ":")
+                if let member = members[name] { hash(member, into: &hasher) }
+            }
+            hasher.add("}")
+        case .null, .bool, .string:
+            hasher.add(JSONText().string(value))
+        }
+    }
+
+    /// A number's exact decimal value in one spelling: `0`, or a sign, the
+    /// significant digits with a point after the first, and the power of ten
+    /// (`1e16`, `-2.5e-1`, `1e-400`), from any JSON number's text or a Double's
+    /// `description` (`1e+16`, `-0.0`).
+    static func canonicalNumber(_ text: String) -> String {
+        var digits: [UInt8] = []
+        var exponent = 0
+        var negative = false
+        var pointSeen = false
+        var bytes = Array(text.utf8)[...]
+        if bytes.first == UInt8(ascii: "-") { negative = true; bytes = bytes.dropFirst() }
+        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ".") { pointSeen = true; continue }
+            digits.append(byte)
+            if pointSeen { exponent -= 1 }
+        }
+        if !bytes.isEmpty {
+            exponent += Int(String(decoding: bytes.dropFirst(), as: UTF8.self)) ?? 0  // Int("+16") is 16
+        }
+        // digits × 10^exponent: drop leading zeros, and trailing ones into the exponent.
+        while digits.first == UInt8(ascii: "0") { digits.removeFirst() }
+        while digits.last == UInt8(ascii: "0") { digits.removeLast(); exponent += 1 }
+        guard !digits.isEmpty else { return "0" }
+        let power = exponent + digits.count - 1
+        let mantissa = String(decoding: digits.prefix(1), as: UTF8.self)
+            + (digits.count > 1 ? "." + String(decoding: digits.dropFirst(), as: UTF8.self) : "")
+        return (negative ? "-" : "") + mantissa + "e" + String(power)
     }
 
     var description: String {

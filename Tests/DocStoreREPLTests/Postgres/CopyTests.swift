@@ -153,6 +153,53 @@ extension PostgresREPLTests {
             let after = try runProcess(try docstoreBinary(), [url, "--mode", "ndjson", "-c", "notes.keys()"])
             #expect(after.stdout == "[9999]\n", "\(after.stdout)\(after.stderr)")
         }
+
+        /// Numbers jsonb writes another way (no exponent, no negative zero) are
+        /// the same numbers: the copy's checksum failed on them, so a file
+        /// holding the real 1e16 could not be moved to PostgreSQL at all.
+        @Test func numbersJsonbRespellsCopyAndCompareEqual() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("source.sqlite").path
+            let values: [JSONValue] = [.double(1e16), .double(-0.0), .double(1.5e300), .double(0.1), .double(-2.5e-7),
+                                       .exactNumber(JSONNumberLiteral("1e-400")!), .integer(-42), .exactNumber(JSONNumberLiteral("123456789012345678901234567890")!)]
+            let store = try DocumentStore(path: source)
+            try store.collection(named: "n").insert(contentsOf: values.indices.map { index -> JSONValue in
+                .object(["id": .integer(Int64(index + 1)), "v": values[index], "nested": .array([values[index]])])
+            })
+            try store.close()
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), ["copy", source, url]).expectSuccess()
+            let back = directory.appendingPathComponent("back.sqlite").path
+            try runProcess(try docstoreBinary(), ["copy", url, back]).expectSuccess()
+            // Each number has its exact value after the round trip: Python's
+            // decimal module reads both exports (the source's and the copy's).
+            for (store, file) in [(source, "before.ndjson"), (back, "after.ndjson")] {
+                let path = directory.appendingPathComponent(file).path
+                try runProcess(try docstoreBinary(), [store, "-c", ".export n \(path)"]).expectSuccess()
+            }
+            let compare = """
+                import json, sys
+                from decimal import Decimal
+                def read(path): return [json.loads(line, parse_float=Decimal, parse_int=Decimal) for line in open(path)]
+                before, after = read(sys.argv[1]), read(sys.argv[2])
+                print("same" if before == after else f"{before} != {after}")
+                """
+            let python = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", compare,
+                directory.appendingPathComponent("before.ndjson").path, directory.appendingPathComponent("after.ndjson").path])
+            #expect(python.stdout == "same\n", "\(python.stdout)\(python.stderr)")
+        }
+
+        @Test func numbersHaveOneCanonicalSpellingForTheChecksum() {
+            let same = [["1e16", "1e+16", "10000000000000000", "10000000000000000.000", "1.0E16"], ["0", "-0.0", "0e5", "0.000"],
+                        ["1e-400", "0." + String(repeating: "0", count: 399) + "1"], ["-2.5e-7", "-0.00000025"], ["0.1", "1e-1"]]
+            for spellings in same {
+                #expect(Set(spellings.map(DocumentChecksum.canonicalNumber)).count == 1, "\(spellings)")
+            }
+            #expect(DocumentChecksum.canonicalNumber("1e16") == "1e16")
+            #expect(DocumentChecksum.canonicalNumber("-0.00000025") == "-2.5e-7")
+            #expect(DocumentChecksum.canonicalNumber("12.5") != DocumentChecksum.canonicalNumber("1.25"))
+        }
     }
 }
 
