@@ -33,13 +33,19 @@ public final class EditLineReader: LineReader {
         }
         self.editLine = editLine
         self.history = history
-        self.historyPath = historyPath
+        if let historyPath, let problem = Self.notAHistoryFile(historyPath) {
+            // Saving would replace it: DOCSTORE_HISTORY once named the store.
+            fputs("warning: history is not saved: \(historyPath) \(problem)\n", errors)
+            self.historyPath = nil
+        } else {
+            self.historyPath = historyPath
+        }
         self.output = output
         self.complete = complete
 
         _ = docstore_history_set_size(history, &event, 1000)
         _ = docstore_history_set_unique(history, &event, 1)
-        if let historyPath { _ = docstore_history_load(history, &event, historyPath) }
+        if let historyPath = self.historyPath { _ = docstore_history_load(history, &event, historyPath) }
 
         _ = docstore_el_set_editor(editLine, "emacs")
         _ = docstore_el_set_history(editLine, history)
@@ -138,6 +144,20 @@ public final class EditLineReader: LineReader {
         let list = completion.candidates.prefix(100).joined(separator: "  ")
         fputs("\n" + list + (completion.candidates.count > 100 ? "  …" : "") + "\n", output)
         return UInt8(CC_REDISPLAY)
+    }
+
+    /// Why the file at `path` can't take the history (saving replaces it
+    /// whole): it exists and is neither empty nor a history file (libedit's
+    /// start with `_HiStOrY_V2_`). Nil when it is missing or one.
+    static func notAHistoryFile(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        guard status.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
+        guard status.st_size > 0 else { return nil }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "can't be read" }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 12)) ?? Data()
+        return start == Data("_HiStOrY_V2_".utf8) ? nil : "holds something else (a history file starts with _HiStOrY_V2_); set DOCSTORE_HISTORY to another file"
     }
 
     /// The history file: `$DOCSTORE_HISTORY` if set (empty: no history), else

@@ -188,6 +188,35 @@ struct TerminalTests {
         try second.waitFor("older history") { _ in (try? second.promptLine())?.hasPrefix("docstore> ") == true && (try? second.promptLine()) != "docstore> .quit" }
     }
 
+    /// DOCSTORE_HISTORY naming the store: saving history replaced the store
+    /// with a 33-byte history file. A file that isn't history is left alone.
+    @Test(.timeLimit(.minutes(3)))
+    func historyIsNeverSavedOverAFileThatIsNotHistory() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("h.sqlite").path
+        try runProcess(try docstoreBinary(), [store, "-c", #"teams.insert({"id": 1, "city": "Boston"})"#]).expectOK()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let command = "env DOCSTORE_HISTORY=\(store) TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path) \(store)"
+        do {
+            let screen = try TmuxScreen(command: command)
+            try screen.waitFor("the warning") { $0.contains("warning: history is not saved: \(store) holds something else") }
+            try screen.waitForPrompt()
+            try screen.type("teams.count()")
+            try screen.send("Enter")
+            try screen.waitFor("the count") { $0.contains("teams.count()\n1\n") }
+            try screen.waitForPrompt()
+            try screen.type(".quit")
+            try screen.send("Enter")
+            screen.waitForExit()
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)).prefix(16) == before.prefix(16), "still a SQLite database")
+        let count = try runProcess(try docstoreBinary(), [store, "--mode", "ndjson", "-c", "teams.count()"])
+        #expect(count.stdout == "1\n", "\(count.stderr)")
+        #expect(EditLineReader.notAHistoryFile(directory.appendingPathComponent("missing").path) == nil)
+        #expect(EditLineReader.notAHistoryFile(directory.path) == "is not a regular file")
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func ctrlCStopsACommandAndKeepsTheSession() throws {
         let directory = try temporaryDirectory()
