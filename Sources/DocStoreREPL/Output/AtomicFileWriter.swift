@@ -108,22 +108,31 @@ struct AtomicFileWriter: ~Copyable {
     }
 
     /// Makes the new content durable, then puts it in place of the target.
+    ///
+    /// It runs as ``PendingFiles`` finishing the file: a termination signal
+    /// arriving meanwhile (a terminal closed as `.output` is put in place at
+    /// the end of the session) waits for the rename, where it used to find the
+    /// file forgotten and end the process before the rename, leaving the
+    /// results in the hidden temporary file and the target as it was.
     consuming func commit() throws {
-        PendingFiles.unregister(pendingToken)
-        if fsync(descriptor) != 0 {
-            let failure = failure(errno, while: "flushing")
-            discard()
-            throw failure
-        }
-        if close(descriptor) != 0 {
-            let failure = failure(errno, while: "closing")
-            unlink(temporaryPath)
-            throw failure
-        }
-        if rename(temporaryPath, path) != 0 {
-            let failure = failure(errno, while: "renaming the temporary file over")
-            unlink(temporaryPath)
-            throw failure
+        let descriptor = descriptor, temporaryPath = temporaryPath, path = path
+        try PendingFiles.finish(pendingToken) {
+            if fsync(descriptor) != 0 {
+                let failure = Self.failure(errno, while: "flushing", path: path)
+                close(descriptor)
+                unlink(temporaryPath)
+                throw failure
+            }
+            if close(descriptor) != 0 {
+                let failure = Self.failure(errno, while: "closing", path: path)
+                unlink(temporaryPath)
+                throw failure
+            }
+            if rename(temporaryPath, path) != 0 {
+                let failure = Self.failure(errno, while: "renaming the temporary file over", path: path)
+                unlink(temporaryPath)
+                throw failure
+            }
         }
         // The rename itself is durable once the folder is synced.
         let folder = open((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
@@ -135,12 +144,18 @@ struct AtomicFileWriter: ~Copyable {
 
     /// Removes the temporary file; the target stays as it was.
     consuming func discard() {
-        PendingFiles.unregister(pendingToken)
-        close(descriptor)
-        unlink(temporaryPath)
+        let descriptor = descriptor, temporaryPath = temporaryPath
+        PendingFiles.finish(pendingToken) {
+            close(descriptor)
+            unlink(temporaryPath)
+        }
     }
 
     private func failure(_ code: Int32, while doing: String) -> CommandError {
+        Self.failure(code, while: doing, path: path)
+    }
+
+    private static func failure(_ code: Int32, while doing: String, path: String) -> CommandError {
         let unchanged = FileManager.default.fileExists(atPath: path) ? "it was not changed" : "it was not created"
         if code == ENOSPC || code == EDQUOT {
             return CommandError("disk full while writing \(path); \(unchanged): free some space and try again")

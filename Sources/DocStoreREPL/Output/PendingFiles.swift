@@ -12,6 +12,22 @@ import Synchronization
 /// as `.output` alone would; any other file (`.once`, `.export`) is removed,
 /// and its target stays as it was.
 enum PendingFiles {
+    /// The process's files (a registry of its own in a test).
+    static let shared = PendingFileRegistry()
+
+    static func register(temporary: String, target: String, descriptor: Int32) -> Int {
+        shared.register(temporary: temporary, target: target, descriptor: descriptor)
+    }
+
+    static func setWholeSize(_ token: Int, _ size: Int?) { shared.setWholeSize(token, size) }
+
+    static func finish<E: Error>(_ token: Int, _ body: () throws(E) -> Void) throws(E) { try shared.finish(token, body) }
+
+    static func settleAll() { shared.settleAll() }
+}
+
+/// The registry behind ``PendingFiles``.
+final class PendingFileRegistry: Sendable {
     struct Entry {
         var temporary: String
         var target: String
@@ -21,31 +37,37 @@ enum PendingFiles {
         var wholeSize: Int?
     }
 
-    private static let entries = Mutex<[Int: Entry]>([:])
-    private static let lastToken = Atomic<Int>(0)
+    private let entries = Mutex<[Int: Entry]>([:])
+    private let lastToken = Atomic<Int>(0)
 
     /// Records a writer's temporary file; returns its token.
-    static func register(temporary: String, target: String, descriptor: Int32) -> Int {
+    func register(temporary: String, target: String, descriptor: Int32) -> Int {
         let token = lastToken.add(1, ordering: .relaxed).newValue
         entries.withLock { $0[token] = Entry(temporary: temporary, target: target, descriptor: descriptor) }
         return token
     }
 
     /// Marks how many of the file's first bytes are whole (nil: none).
-    static func setWholeSize(_ token: Int, _ size: Int?) {
+    func setWholeSize(_ token: Int, _ size: Int?) {
         entries.withLock { $0[token]?.wholeSize = size }
     }
 
-    /// Forgets a file its writer now commits or discards itself.
-    static func unregister(_ token: Int) {
-        _ = entries.withLock { $0.removeValue(forKey: token) }
+    /// Runs `body`, in which a writer commits or discards its file itself,
+    /// then forgets the file, all under the lock ``settleAll()`` takes: a
+    /// signal's settling waits for the body, rather than ending the process
+    /// between the file's being forgotten and its being put in place.
+    func finish<E: Error>(_ token: Int, _ body: () throws(E) -> Void) throws(E) {
+        try entries.withLock { (entries: inout [Int: Entry]) throws(E) in
+            defer { entries.removeValue(forKey: token) }
+            try body()
+        }
     }
 
     /// Puts each file with whole content in place (cut to it, flushed, then
     /// renamed over its target) and removes the others. Called once, as the
     /// process ends by a signal; the lock keeps writers from starting or
     /// finishing meanwhile.
-    static func settleAll() {
+    func settleAll() {
         entries.withLock { entries in
             for entry in entries.values {
                 if let size = entry.wholeSize, ftruncate(entry.descriptor, off_t(size)) == 0,

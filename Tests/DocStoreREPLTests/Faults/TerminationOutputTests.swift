@@ -2,6 +2,7 @@ import DocStore
 import Foundation
 import GRDB
 import Testing
+@testable import DocStoreREPL
 
 /// A session ended by a termination signal (SIGTERM, SIGHUP from a closed
 /// terminal) settles the files it was writing instead of leaving hidden
@@ -114,5 +115,40 @@ struct TerminationOutputTests {
         #expect(contents(once) == "old\n", "the running command's .once file was left as it was")
         #expect(try partialFiles(in: directory).isEmpty)
         #expect(try DocumentStore(path: path, readOnly: true).collection(named: "teams").count() == 3, "the insert never ran")
+    }
+
+    /// A signal's settling that starts while a file is being put in place
+    /// waits for it. It used to find the file already forgotten and end the
+    /// process before the rename: a terminal closed as the session ended left
+    /// `.output`'s results in the hidden file, one time in five.
+    @Test(.timeLimit(.minutes(1)))
+    func settlingWaitsForAFileBeingPutInPlace() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let temporary = directory.appendingPathComponent(".out.txt.1.partial").path
+        let target = directory.appendingPathComponent("out.txt").path
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
+        try Data("results\n".utf8).write(to: URL(fileURLWithPath: temporary))
+        let descriptor = open(temporary, O_WRONLY | O_CLOEXEC)
+        try #require(descriptor >= 0)
+        // A registry of its own: settling the process's would touch other tests' files.
+        let registry = PendingFileRegistry()
+        let token = registry.register(temporary: temporary, target: target, descriptor: descriptor)
+        let inside = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            registry.finish(token) {
+                inside.signal()
+                Thread.sleep(forTimeInterval: 0.3)  // a slow fsync
+                close(descriptor)
+                rename(temporary, target)
+            }
+            finished.signal()
+        }
+        inside.wait()
+        registry.settleAll()
+        // Settled: the file is in place, not left hidden (nor removed as unfinished).
+        #expect(contents(URL(fileURLWithPath: target)) == "results\n")
+        #expect(try partialFiles(in: directory).isEmpty)
+        finished.wait()
     }
 }
