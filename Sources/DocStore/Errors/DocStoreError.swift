@@ -52,7 +52,8 @@ public enum DocStoreError: Error, Sendable {
     case unsupportedFormatVersion(path: String, found: Int, supported: Int)
     /// A write was attempted on a store opened read-only.
     case readOnly(path: String)
-    /// A unique index already holds a document with the same field values.
+    /// A unique index already holds a document with the same field values;
+    /// `key` is the document being written (which was not).
     case uniqueConstraint(collection: String, fields: [String], key: DocumentKey?)
     /// Creating a unique index failed: documents already share the same values.
     /// Nothing was changed.
@@ -150,7 +151,9 @@ extension DocStoreError: CustomStringConvertible {
             return "the store \(path) is open read-only"
         case let .uniqueConstraint(collection, fields, key):
             let list = fields.joined(separator: ", ")
-            return "unique index on \(list) in collection \(Self.name(collection)) already holds a document with the same value\(fields.count > 1 ? "s" : "")\(key.map { " (key \($0))" } ?? "")"
+            // The key is the document being written, not the one holding the
+            // values: said so, since "(key 2956)" read as the holder's.
+            return "unique index on \(list) in collection \(Self.name(collection)) already holds a document with the same value\(fields.count > 1 ? "s" : "")\(key.map { "; the document with key \($0) was not written" } ?? "")"
         case let .duplicateIndexValues(collection, fields, keys):
             let shown = keys.prefix(5).map { "\($0)" }.joined(separator: ", ") + (keys.count > 5 ? ", …" : "")
             return "cannot create unique index on \(fields.joined(separator: ", ")) in collection \(Self.name(collection)): documents \(shown) share the same value\(fields.count > 1 ? "s" : ""); nothing was changed"

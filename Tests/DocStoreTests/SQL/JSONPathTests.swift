@@ -81,6 +81,7 @@ struct JSONPathTests {
         let error = try #require(throws: DocStoreError.self) { try docs.insert(["id": 4, "n": 2]) }
         guard case let .uniqueConstraint(collection, fields, key) = error else { Issue.record("\(error)"); return }
         #expect(collection == name && fields == ["n"] && key == .integer(4))
+        #expect(error.localizedDescription.hasSuffix("; the document with key 4 was not written"), "not the holder's key")
         #expect(try docs.delete(DocumentQuery(.compare(FieldPath("n"), .lessOrEqual, 2))) == 2)
         #expect(try docs.count(DocumentQuery()) == 1)
         #expect(try store.collections().map(\.name).contains(name))
