@@ -317,7 +317,21 @@ final class PostgresBackend: REPLBackend {
             + "so none can be damaged (.check \(name) reads the collection; pg_amcheck checks the server's files)")
     }
 
-    func stream(_ command: REPLCommand, interruption: Interruption) throws -> ResultStream? { nil }
+    /// A bare collection as a stream of pages in key order, printed as they
+    /// come (flat memory on a million documents, as the README says); other
+    /// results come whole from the server (nil: ``CommandRunner/run(_:)``).
+    /// Answered whole, a bare collection of 579 000 documents held 670 MB.
+    func stream(_ command: REPLCommand, interruption: Interruption) throws -> ResultStream? {
+        guard case .query(let name, let query, .fetch) = command, query == DocumentQuery() else { return nil }
+        return ResultStream(columns: nil, noun: "document", isLimited: false) { body in
+            var count = 0
+            try self.forEachInKeyOrder(name) { document in
+                try interruption.check("interrupted after \(CommandResult.plural(count, "document"))")
+                try body(.document(document))
+                count += 1
+            }
+        }
+    }
 
     func reading<Value>(_ body: () throws -> Value) throws -> Value { try body() }
 }
