@@ -26,6 +26,13 @@ enum PostgresSession: Sendable {
     func rows(_ sql: String, binds: PostgresBindings, collection: String?, key: DocumentKey? = nil) async throws -> [PostgresRow] {
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
         do {
+            if case .pool(let client) = self, PostgresStatementCancel.isWanted {
+                return try await PostgresStatementCancel.run(on: client, logger: Self.logger) { connection in
+                    var rows: [PostgresRow] = []
+                    for try await row in try await connection.query(query, logger: Self.logger) { rows.append(row) }
+                    return rows
+                }
+            }
             let sequence: PostgresRowSequence
             switch self {
             case .pool(let client): sequence = try await client.query(query, logger: Self.logger)
@@ -46,6 +53,11 @@ enum PostgresSession: Sendable {
                     _ body: (PostgresRow) throws -> Void) async throws {
         let query = PostgresQuery(unsafeSQL: sql, binds: try Self.binds(bindings))
         do {
+            if case .pool(let client) = self, PostgresStatementCancel.isWanted {
+                return try await PostgresStatementCancel.run(on: client, logger: Self.logger) { connection in
+                    for try await row in try await connection.query(query, logger: Self.logger) { try body(row) }
+                }
+            }
             let sequence: PostgresRowSequence
             switch self {
             case .pool(let client): sequence = try await client.query(query, logger: Self.logger)

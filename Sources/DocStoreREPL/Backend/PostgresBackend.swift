@@ -52,7 +52,10 @@ final class PostgresBackend: REPLBackend {
     /// errors in words (PostgreSQL's own keep its SQLSTATE, detail and hint).
     static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
         do {
-            return try AsyncBridge.wait(interruption: .terminal, work)
+            // ctrl-C cancels the task, and with it the server's statement.
+            return try AsyncBridge.wait(interruption: .terminal) {
+                try await PostgresStatementCancel.$isWanted.withValue(true) { try await work() }
+            }
         } catch let error as PostgresStoreError {
             throw PostgresFailure(error)
         } catch is CancellationError {

@@ -203,7 +203,6 @@ extension REPLSession {
             report("error: .export names the format by the file's extension: .csv, .tsv, .md, .json, .ndjson, .jsonl or .txt (a table); \(path) has none of them")
             return .failed
         }
-        runner.interruption.reset()
         do {
             let file = try OutputFile(path: path)
             do {

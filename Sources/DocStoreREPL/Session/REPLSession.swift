@@ -172,6 +172,10 @@ public final class REPLSession {
     ///
     /// - Parameter firstLine: The input line the text starts on, for error locations.
     public func execute(_ text: String, firstLine: Int = 1) -> FeedResult {
+        // Cleared before parsing, not after: parsing may read the store (the
+        // fields a warning names), and a ctrl-C pressed meanwhile must stop
+        // the command, not be forgotten as it starts.
+        runner.interruption.reset()
         let parsed: ParsedCommand
         do {
             parsed = try CommandParser.parse(text, schema: schema)
@@ -223,7 +227,6 @@ public final class REPLSession {
         let clock = ContinuousClock()
         let start = clock.now
         let printed: PrintedSummary
-        runner.interruption.reset()
         do {
             // Printing is inside: ctrl-C while rows stream out stops the query too.
             printed = try runner.interruption.interruptible { try runAndPrint(parsed.command) }

@@ -49,6 +49,44 @@ extension PostgresREPLTests {
             screen.waitForExit()
         }
 
+        /// ctrl-C on a long query stops it on the server too, and the prompt
+        /// comes back: the server ran it on (for minutes, after the client had
+        /// gone) and the prompt waited for it.
+        @Test(.timeLimit(.minutes(3)))
+        func ctrlCStopsAQueryOnTheServer() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            // 20 000 documents of one team: joined to each other, 400 million pairs.
+            let file = directory.appendingPathComponent("p.ndjson").path
+            try (1...20_000).map { #"{"id": \#($0), "team": 1, "n": \#($0 % 100)}"# }.joined(separator: "\n")
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            try runProcess(try docstoreBinary(), [url, "-c", ".import p \(file)"]).expectSuccess()
+            let screen = try TmuxScreen(command: "env DOCSTORE_HISTORY= TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path) '\(url)'")
+            try screen.waitForPrompt("docstore postgres>")
+            try screen.type(#"p.joinAll(p, on: \.team, as: \.mates).filter { $0.mates.any { $0.n > 500 } }.count()"#)
+            try screen.send("Enter")
+            // The join, running for a second already (not a short read before it).
+            func running() throws -> String {
+                try PostgresREPLServer.psql("""
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+                      AND state = 'active' AND now() - query_start > interval '1 second'
+                    """, databaseURL: url).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let deadline = Date().addingTimeInterval(30)
+            while try running() != "1", Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            #expect(try running() == "1", "the query runs on the server")
+            try screen.send("C-c")
+            try screen.waitFor("interrupted", timeout: 20) { $0.contains("^Cinterrupted") }
+            try screen.waitForPrompt("docstore postgres>")
+            let stopped = Date().addingTimeInterval(10)
+            while try running() != "0", Date() < stopped { Thread.sleep(forTimeInterval: 0.1) }
+            #expect(try running() == "0", "the server stopped it")
+            try screen.type("p.count()")
+            try screen.send("Enter")
+            try screen.waitFor("the session goes on") { $0.contains("\n20000\n") }
+        }
+
         /// Groups, update by query, explain and indexes run on PostgreSQL as on a
         /// file; the index is on the expressions the query compares, and used.
         @Test func groupsUpdatesExplainAndIndexesRun() throws {
