@@ -38,12 +38,21 @@ public final class PostgresDocumentStore: Sendable {
     /// Connects to the server at `url` and installs DocStore's catalog when it
     /// is missing.
     ///
-    /// - Parameter url: `postgres://user[:password]@host[:port]/database`, or
-    ///   `postgres://user@/database?host=/socket/directory` for a Unix socket.
+    /// - Parameters:
+    ///   - url: `postgres://user[:password]@host[:port]/database`, or
+    ///     `postgres://user@/database?host=/socket/directory` for a Unix socket.
+    ///   - lockTimeout: How long a statement may wait for another session's
+    ///     lock before it fails (PostgreSQL's `lock_timeout`, SQLSTATE 55P03),
+    ///     as a file store's `busyTimeout`; nil waits as the server is
+    ///     configured to (by default, without end).
     /// - Throws: ``PostgresStoreError`` when the URL can't be read, the server
     ///   can't be reached or its database doesn't store text as UTF-8.
-    public init(url: String) async throws {
-        let configuration = try PostgresURL.configuration(url)
+    public init(url: String, lockTimeout: Duration? = nil) async throws {
+        var configuration = try PostgresURL.configuration(url)
+        if let lockTimeout {
+            let milliseconds = max(1, Int(lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000))
+            configuration.options.additionalStartupParameters.append(("lock_timeout", "\(milliseconds)ms"))
+        }
         try await PostgresURL.checkConnection(configuration)
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSession.logger)
         self.client = client

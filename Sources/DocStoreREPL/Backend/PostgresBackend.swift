@@ -28,8 +28,8 @@ final class PostgresBackend: REPLBackend {
     }
 
     /// Connects to the database at `url`.
-    static func connect(url: String, readOnly: Bool) throws -> PostgresBackend {
-        let store = try wait { try await PostgresDocumentStore(url: url) }
+    static func connect(url: String, readOnly: Bool, busyTimeout: Duration? = nil) throws -> PostgresBackend {
+        let store = try wait { try await PostgresDocumentStore(url: url, lockTimeout: busyTimeout) }
         return PostgresBackend(store: store, readOnly: readOnly)
     }
 

@@ -50,7 +50,7 @@ public enum REPLLauncher {
     /// `postgres://` (or `postgresql://`) URL, else ``openStore(_:)``'s.
     static func openBackend(_ arguments: Arguments) throws -> any REPLBackend {
         if let url = arguments.storePath, PostgresBackend.isURL(url) {
-            return try PostgresBackend.connect(url: url, readOnly: arguments.readOnly)
+            return try PostgresBackend.connect(url: url, readOnly: arguments.readOnly, busyTimeout: arguments.busyTimeout)
         }
         return SQLiteBackend(store: try openStore(arguments))
     }

@@ -37,13 +37,19 @@ struct PostgresREPLServer: Sendable {
     /// (to look at the server behind DocStore's back); returns what it printed.
     @discardableResult
     static func psql(_ sql: String, databaseURL: String) throws -> String {
+        let (psql, arguments) = try psqlCommand(sql, databaseURL: databaseURL)
+        let result = try runProcess(psql, arguments)
+        guard result.status == 0 else { throw ServerError(description: "psql failed: \(result.stderr)") }
+        return result.stdout
+    }
+
+    /// The psql executable and its arguments to run `sql` in the database.
+    static func psqlCommand(_ sql: String, databaseURL: String) throws -> (URL, [String]) {
         let server = try #require(current)
         let name = try #require(URLComponents(string: databaseURL)?.path.dropFirst())
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         let psql = versions.map { "/usr/lib/postgresql/\($0)/bin/psql" }.sorted().last { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/psql"
-        let result = try runProcess(URL(fileURLWithPath: psql), ["-X", "-At", "-h", server.directory, "-U", "docstore", "-d", String(name), "-c", sql])
-        guard result.status == 0 else { throw ServerError(description: "psql failed: \(result.stderr)") }
-        return result.stdout
+        return (URL(fileURLWithPath: psql), ["-X", "-At", "-h", server.directory, "-U", "docstore", "-d", String(name), "-c", sql])
     }
 
     @discardableResult

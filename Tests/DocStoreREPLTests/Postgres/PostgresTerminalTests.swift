@@ -87,6 +87,34 @@ extension PostgresREPLTests {
             try screen.waitFor("the session goes on") { $0.contains("\n20000\n") }
         }
 
+        /// `--busy-timeout` bounds the wait for another session's lock, as on a
+        /// file (it was ignored: the REPL waited as long as the lock was held).
+        @Test(.timeLimit(.minutes(2)))
+        func busyTimeoutBoundsTheWaitForALock() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), [url, "-c", #"u.insert({"id": 1})"#]).expectSuccess()
+            // Another session holds the table for 60 s (ended by the test).
+            let (psql, arguments) = try PostgresREPLServer.psqlCommand(
+                #"BEGIN; LOCK TABLE "u" IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;"#, databaseURL: url)
+            let holder = Process()
+            holder.executableURL = psql
+            holder.arguments = arguments
+            holder.standardOutput = FileHandle.nullDevice
+            try holder.run()
+            defer { endProcesses([holder.processIdentifier], within: 0) }
+            let deadline = Date().addingTimeInterval(20)
+            func locked() throws -> Bool {
+                try PostgresREPLServer.psql("SELECT count(*) FROM pg_locks WHERE relation = 'u'::regclass AND mode = 'AccessExclusiveLock' AND granted",
+                                            databaseURL: url).hasPrefix("1")
+            }
+            while try !locked(), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+            let started = Date()
+            let run = try runProcess(try docstoreBinary(), [url, "--busy-timeout", "1", "-c", "u.count()"])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("lock timeout") && run.stderr.contains("55P03"), "\(run.stderr)")
+            #expect(Date().timeIntervalSince(started) < 30, "it did not wait for the holder's 60 s")
+        }
+
         /// Groups, update by query, explain and indexes run on PostgreSQL as on a
         /// file; the index is on the expressions the query compares, and used.
         @Test func groupsUpdatesExplainAndIndexesRun() throws {
