@@ -193,6 +193,18 @@ struct QueryExecutionTests {
                          NamedExpression("ratio", .arithmetic(.divide, .double(.field(number)), .literal(4)))]),
             ])
             #expect(try await players.rows(labels) == [["label": "Longoria!", "ratio": 0.75], ["label": "Jones!", "ratio": 2.5]])
+
+            // A number nearer zero than any Double is 0 as a Double, as Swift
+            // reads it (PostgreSQL's own cast failed: "out of range").
+            let tiny = store.collection(named: "tiny")
+            try await tiny.insert(["id": 1, "v": .exactNumber(JSONNumberLiteral("1e-400")!)])
+            let asDouble = QueryPipeline(DocumentQuery(), stages: [.select([
+                NamedExpression("d", .double(.field(FieldPath("v")))),
+                NamedExpression("sum", .arithmetic(.add, .field(FieldPath("v")), .literal(0.5))),
+            ])])
+            #expect(try await tiny.rows(asDouble) == [["d": 0.0, "sum": 0.5]])
+            #expect(try await tiny.update(DocumentQuery(), [.increment(FieldPath("v"), 1.5)]) == 1)
+            #expect(try await tiny.get(1)?["v"] == 1.5)
         }
     }
 

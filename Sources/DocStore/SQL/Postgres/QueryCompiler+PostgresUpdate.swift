@@ -67,7 +67,7 @@ extension QueryCompiler {
         case .integer(let step) where step < 0:
             overflow += " OR (" + integral + " AND " + number + " < " + .bound(.integer(Int64.min - step)) + ")"
         case .double(let step):
-            overflow += " OR abs(CAST(" + field.value + " AS double precision) + " + .bound(.double(step)) + ") > "
+            overflow += " OR abs(" + RowScope.postgresDouble(field.value) + " + " + .bound(.double(step)) + ") > "
                 + .bound(.double(.greatestFiniteMagnitude))
         default:
             break
@@ -80,7 +80,7 @@ extension QueryCompiler {
         let field = try FieldSQL.checked(path, from: .document, collection: collection, dialect: .postgres)
         let missing = "(" + field.type + " IS NULL OR " + field.type + " = 'null')"
         let (_, binding) = ConditionCompiler.scalar(amount)
-        let real = RowScope.postgresReal("CAST(" + field.value + " AS double precision) + " + .bound(binding))
+        let real = RowScope.postgresReal(RowScope.postgresDouble(field.value) + " + " + .bound(binding))
         guard case .integer = amount else {
             return "(CASE WHEN " + missing + " THEN " + RowScope.postgresReal("CAST(" + .bound(binding) + " AS double precision)")
                 + " ELSE " + real + " END)"

@@ -40,7 +40,7 @@ extension RowScope {
             return Operand(value: value.isNull ? "NULL::jsonb" : ConditionCompiler.postgresJSON(value), isShort: true)
         case .double(let inner):
             return Operand(value: Self.postgresOver([try postgresOperand(inner)]) { x in
-                "(CASE WHEN jsonb_typeof(" + x[0] + ") = 'number' THEN " + Self.postgresReal("CAST(" + x[0] + " AS double precision)") + " END)"
+                "(CASE WHEN jsonb_typeof(" + x[0] + ") = 'number' THEN " + Self.postgresReal(Self.postgresDouble(x[0])) + " END)"
             }, isShort: false)
         case let .arithmetic(op, lhs, rhs):
             return Operand(value: Self.postgresOver([try postgresOperand(lhs), try postgresOperand(rhs)]) { x in
@@ -66,7 +66,7 @@ extension RowScope {
             "scale(CAST(" + x + " AS numeric)) = 0 AND CAST(" + x + " AS numeric) BETWEEN -9223372036854775808 AND 9223372036854775807"
         }
         let (li, ri) = ("CAST(" + l + " AS bigint)", "CAST(" + r + " AS bigint)")
-        let (ld, rd) = ("CAST(" + l + " AS double precision)", "CAST(" + r + " AS double precision)")
+        let (ld, rd) = (postgresDouble(l), postgresDouble(r))
         let integer: SQLFragment = op == .divide
             ? "CASE WHEN " + ri + " = 0 THEN NULL ELSE to_jsonb(" + li + " / " + ri + ") END"
             : "to_jsonb(" + li + " \(op.rawValue) " + ri + ")"
@@ -80,6 +80,14 @@ extension RowScope {
                 + " #>> '{}') || (" + r + " #>> '{}'))"
         }
         return value + " END)"
+    }
+
+    /// A jsonb (or numeric) number as a `double precision`, as a Double reads
+    /// it: a number nearer zero than the least subnormal is 0 (PostgreSQL's
+    /// own cast fails on `1e-400`: "out of range for type double precision").
+    static func postgresDouble(_ number: SQLFragment) -> SQLFragment {
+        "(CASE WHEN abs(CAST(" + number + " AS numeric)) < 2.4703282292062328e-324 THEN CAST(0 AS double precision) ELSE CAST("
+            + number + " AS double precision) END)"
     }
 
     /// A `double precision` as a jsonb number that reads back as a real: its
