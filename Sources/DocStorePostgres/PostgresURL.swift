@@ -23,6 +23,11 @@ enum PostgresURL {
         }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         let port = components.port ?? 5432
+        // Only `host` is read: another parameter (sslmode=require, a typo) would
+        // be silently ignored, as libpq would not.
+        if let unknown = components.queryItems?.first(where: { $0.name != "host" }) {
+            throw PostgresStoreError.invalidURL(text, reason: "DocStore reads only the query parameter host (a socket directory), not \(unknown.name)")
+        }
         let socketDirectory = components.queryItems?.first { $0.name == "host" }?.value
         if let directory = socketDirectory, directory.hasPrefix("/") {
             return PostgresClient.Configuration(unixSocketPath: directory + "/.s.PGSQL.\(port)", username: user,

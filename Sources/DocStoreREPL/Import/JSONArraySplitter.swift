@@ -204,8 +204,9 @@ struct JSONArraySplitter {
         switch byte {
         case UInt8(ascii: "\""): "a string"
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
-        case UInt8(ascii: "n"): "null"
+        // Only the first byte is known here: `not json` starts as null does.
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean or text that is not JSON (starting with \(shown(byte)))"
+        case UInt8(ascii: "n"): "null or text that is not JSON (starting with \(shown(byte)))"
         default: "text that is not JSON (starting with \(shown(byte)))"
         }
     }

@@ -134,6 +134,12 @@ extension CommandParser {
     /// `.hasPrefix("x")`, `.contains(v)`, `.in([…])`, `.any { }`, `.isEmpty`, `.count > 2`, `.exists`
     mutating func fieldMethod(_ method: String, on path: FieldPath, at token: Token, pathStart: SourceLocation) throws(REPLSyntaxError) -> Condition {
         if Self.fieldProperties.contains(method) { try checkPropertyMeantAsField(method, on: path, at: token) }
+        if Self.fieldMethods.contains(method), case .symbol(let symbol) = current.kind, ComparisonOperator(rawValue: symbol.rawValue) != nil {
+            // `$0.all == true`: a method's name used as a field's.
+            let prefix = path.components.isEmpty ? "$0" : "$0." + path.description
+            throw REPLSyntaxError("\(prefix).\(method) is the method \(method)\(["any", "all"].contains(method) ? " { … }" : "(…)"), not a field: "
+                + "for a field named \(method) write \(prefix)[\"\(method)\"]", at: token.location)
+        }
         switch method {
         case "isEmpty":
             return .arrayCount(path, .equal, 0)

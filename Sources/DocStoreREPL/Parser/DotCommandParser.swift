@@ -142,6 +142,12 @@ enum DotCommandParser {
             guard words.count >= 2 else {
                 throw REPLSyntaxError(".export needs a file: .export COLLECTION FILE.ndjson", at: words[0].end)
             }
+            // `.export out.xml teams`: a file first, whose extension names no
+            // format, read as a collection named "out.xml" (the message said so).
+            if !schema.collectionNames().contains(collection), collection.contains("/") || collection.contains(".") {
+                throw REPLSyntaxError(".export FILE QUERY names the format by the file's extension: .csv, .tsv, .md, .json, .ndjson, .jsonl or .txt "
+                    + "(a table); \(DocumentKeyQuoting.quoted(collection)) has none of them (.export COLLECTION FILE exports a collection)", at: words[0].location)
+            }
             try noMoreThan(2)
             let parser = try CommandParser("", schema: schema)
             try parser.checkCollectionExists(collection, at: words[0].location)

@@ -52,6 +52,11 @@ public enum REPLLauncher {
         if let url = arguments.storePath, PostgresBackend.isURL(url) {
             return try PostgresBackend.connect(url: url, readOnly: arguments.readOnly, busyTimeout: arguments.busyTimeout)
         }
+        if let url = arguments.storePath, let scheme = url.range(of: "://").map({ url[..<$0.lowerBound] }),
+           !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) {
+            // `mysql://…` was taken for a file path ("the folder mysql://x@y does not exist").
+            throw CommandError("cannot open \(url): DocStore opens a store file or a PostgreSQL database (postgres://user@host/database), not \(scheme)://")
+        }
         return SQLiteBackend(store: try openStore(arguments))
     }
 

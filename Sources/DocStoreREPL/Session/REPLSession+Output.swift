@@ -254,6 +254,7 @@ extension CommandResult {
     var itemDescription: String {
         switch self {
         case .documents(let documents), .firstDocuments(let documents): Self.plural(documents.count, "document")
+        case .document: Self.plural(1, "document")  // a get that found one: it was "nothing"
         case .rows(_, let rows), .firstRows(_, let rows): Self.plural(rows.count, "row")
         case .value: "a value"
         default: "nothing"

@@ -76,6 +76,7 @@ struct JSONArrayImportTests: ImportFixture {
             ("[{\"id\": 1}, {\"id\": 2", "the file ends inside the array opened at line 1, column 1"),
             ("[{\"id\": 1}] x", "line 1, column 13: unexpected 'x' after the end of the array"),
             ("\"just text\"", "line 1, column 1: the file holds a string, not an array of objects"),
+            ("not json", "line 1, column 1: the file holds null or text that is not JSON (starting with 'n')"),
             ("", "the file is empty"),
             ("[{\"a\": [1}]", "line 1, column 10"),
         ]

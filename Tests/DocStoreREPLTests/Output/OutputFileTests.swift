@@ -49,6 +49,18 @@ struct OutputFileTests {
         }
     }
 
+    /// `.export FILE coll.get(key)` wrote the document and said "exported nothing".
+    @Test(".export of a get counts the document it wrote")
+    func exportOfAGetCountsIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("one.json")
+        let harness = try SessionHarness(interactive: false)
+        #expect(harness.feed(".export \(file.path) teams.get(1)") == .done)
+        #expect(harness.errors.text.contains("exported 1 document to"), "\(harness.errors.text)\(harness.output.text)")
+        #expect(try contents(file).contains("\"Red Sox\""))
+    }
+
     /// A sample store with a collection `docs` of 300 documents, the 250th damaged.
     private func damagedStore() throws -> DocumentStore {
         let store = try DocumentStore.inMemory()

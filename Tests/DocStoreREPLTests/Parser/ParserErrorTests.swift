@@ -23,6 +23,14 @@ struct ParserErrorTests {
         expectError("players.filter { $0.teamId.in([1, 2) }", column: 36, "expected ']'")
     }
 
+    /// A method's name compared as a field's (`$0.all == true`) said only
+    /// "expected '{'"; `.export out.xml teams` said "no collection named out.xml".
+    @Test func namesThatMeanSomethingElseSayHowToWriteWhatWasMeant() {
+        expectError("players.filter { $0.all == true }", column: 21, #"$0.all is the method all { … }, not a field: for a field named all write $0["all"]"#)
+        expectError("players.filter { $0.stats.in != 2 }", column: 27, #"for a field named in write $0.stats["in"]"#)
+        expectError(".export out.xml teams", column: 9, ".export FILE QUERY names the format by the file's extension")
+    }
+
     @Test func badLiterals() {
         expectError(#"players.filter { $0.lastName == "Ortiz }"#, column: 33, "unterminated string literal")
         expectError("players.filter { $0.number == 12abc }", column: 31, "invalid number literal")

@@ -47,6 +47,14 @@ struct BinaryTests {
         #expect(bad.stderr.contains("error at line 1, column 14: expected ')'"))
     }
 
+    /// A URL of another database was taken for a file path ("the folder
+    /// mysql://x@y does not exist").
+    @Test func aURLOfAnotherDatabaseIsNamedAsSuch() throws {
+        let result = try runProcess(try docstoreBinary(), ["mysql://x@y/z", "-c", "a.count()"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("DocStore opens a store file or a PostgreSQL database (postgres://user@host/database), not mysql://"), "\(result.stderr)")
+    }
+
     @Test func readOnlyRefusesWrites() throws {
         let directory = try temporaryDirectory()
         let store = directory.appendingPathComponent("ro.sqlite").path

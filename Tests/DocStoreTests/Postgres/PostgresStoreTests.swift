@@ -162,6 +162,12 @@ extension PostgresTests {
         @Test func invalidURLsAndNamesSayWhatIsWrong() async throws {
             await #expect(throws: PostgresStoreError.self) { try await PostgresDocumentStore(url: "mysql://x@y/z") }
             do {
+                _ = try await PostgresDocumentStore(url: "postgres://docstore@/db?host=/tmp&sslmode=require")
+                Issue.record("an unknown parameter was ignored")
+            } catch {
+                #expect(error.localizedDescription.contains("reads only the query parameter host (a socket directory), not sslmode"), "\(error)")
+            }
+            do {
                 _ = try await PostgresDocumentStore(url: "postgres://@localhost/db")
             } catch {
                 #expect(error.localizedDescription.contains("names no user"))
