@@ -34,6 +34,11 @@ extension DocumentStore {
                 try withinTransaction(db) {
                     var result = RepairResult(collection: name, quarantineCollection: quarantine, movedKeys: [])
                     guard let info = try knownCollection(named: name, in: db) else { return result }
+                    // With the catalog wrong about the collection (its key kind), its
+                    // documents only look damaged: moving them would be the damage.
+                    if let problem = try Catalog.validationProblems(in: db).first(where: { $0.table == Catalog.collectionsTable && $0.name == name }) {
+                        throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "the catalog is inconsistent (\(problem.problem)); .repair moves documents only when the catalog is right")
+                    }
                     var moved: [(storedKey: SQLBinding, document: JSONValue)] = []
                     let movedAt = Date().formatted(.iso8601)
                     try inspectRows(of: info, in: db) { row in

@@ -40,7 +40,21 @@ extension Catalog {
                                                    problem: "the collection's table is missing; drop the collection (.drop) to forget it"))
                 }
             }
-            if KeyKind(rawValue: row[1] ?? "") == nil {
+            if let kind = KeyKind(rawValue: row[1] ?? "") {
+                // The table says which keys it was made for: a row changed to
+                // another kind made every document look damaged (and .repair
+                // would have moved them all).
+                let declared = try String.fetchOne(db, sql: "SELECT upper(type) FROM pragma_table_info(?) WHERE name = 'key'", arguments: [name])
+                let made: KeyKind? = switch declared {
+                case "INTEGER": .integer
+                case "TEXT": kind == .integer ? .string : kind
+                default: nil
+                }
+                if row[2] as Int64? == 1, let made, made != kind {
+                    problems.append(CatalogProblem(table: collectionsTable, name: name,
+                                                   problem: "key_kind says \(kind.rawValue), but the table was made for \(made == .integer ? "integer" : "string or uuid") keys (its key column is \(declared ?? "")); the documents are intact: set key_kind back with sqlite3, and don't .repair meanwhile"))
+                }
+            } else {
                 problems.append(CatalogProblem(table: collectionsTable, name: name,
                                                problem: "unknown key kind \(DocumentKey.quoted(row[1] ?? "NULL")) (integer, string or uuid expected)"))
             }

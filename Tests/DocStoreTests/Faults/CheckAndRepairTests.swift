@@ -108,6 +108,23 @@ struct CheckAndRepairTests {
         #expect(left == sampleTeams.count)
     }
 
+    /// A catalog row whose key kind was changed made every document look
+    /// damaged, with the catalog called consistent; .repair then moved them all.
+    @Test func aKeyKindTheTableDisagreesWithIsTheCatalogsFaultAndStopsRepair() throws {
+        let store = try DocumentStore.inMemory()
+        try store.collection(Team.self).insert(contentsOf: sampleTeams)
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "UPDATE docstore_collections SET key_kind = 'string' WHERE name = 'teams'")
+        }
+        let problems = try store.check().catalogProblems.map(\.description)
+        #expect(problems.contains { $0.hasPrefix(#"docstore_collections "teams": key_kind says string, but the table was made for integer keys"#) }, "\(problems)")
+        let error = try #require(throws: DocStoreError.self) { try store.repair(collection: "teams") }
+        #expect(error.localizedDescription.contains("the catalog is inconsistent"), "\(error)")
+        let left = try store.databaseWriter.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM teams") }
+        #expect(left == sampleTeams.count)
+        #expect(try store.collections().contains { $0.name == "teams_damaged" } == false)
+    }
+
     @Test func checkOfTheStoreValidatesTheKeyValueArea() throws {
         let store = try DocumentStore.inMemory()
         try store.values.set(["theme": "dark"], forKey: "settings")
