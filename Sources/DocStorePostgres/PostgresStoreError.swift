@@ -60,6 +60,13 @@ public enum PostgresStoreError: LocalizedError, Sendable {
         if sqlState == "23505", let collection, let key {
             return DocStoreError.duplicateKey(collection: collection, key: key)
         }
+        // A real past a Double's range (a sum of 1e308s, a product): the same
+        // error as on SQLite, not the server's digits.
+        if sqlState == "22003", let collection, let message = info[.message],
+           message.hasSuffix("out of range for type double precision") || message == "value out of range: overflow" {
+            return DocStoreError.invalidQuery(collection: collection, field: nil,
+                                              reason: "a sum or computed value goes past a Double's range (±1.8e308)")
+        }
         return PostgresStoreError.server(sqlState: sqlState, message: info[.message] ?? "\(psql.code)", detail: info[.detail],
                                          hint: info[.hint], collection: collection)
     }

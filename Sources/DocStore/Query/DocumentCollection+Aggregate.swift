@@ -28,8 +28,18 @@ extension DocumentCollection {
                     result = try statement.jsonValue(rankAt: 0, collection: name, key: nil)
                 case .sum, .average:
                     if statement.isNull(at: 0) { break }
-                    result = statement.columnType(at: 0) == SQLITE_INTEGER
-                        ? .integer(statement.int64(at: 0)) : .double(statement.double(at: 0))
+                    if statement.columnType(at: 0) == SQLITE_INTEGER {
+                        result = .integer(statement.int64(at: 0))
+                        break
+                    }
+                    // SQLite's sum of reals past a Double's range is infinity,
+                    // which came out as null: an overflow, as for integers.
+                    let real = statement.double(at: 0)
+                    guard real.isFinite else {
+                        throw DocStoreError.invalidQuery(collection: name, field: aggregate.field?.description,
+                                                         reason: "the sum of these numbers goes past a Double's range (±1.8e308)")
+                    }
+                    result = .double(real)
                 case .distinct:
                     rows.append(try statement.jsonValue(rankAt: 0, collection: name, key: nil))
                 case .countBy:

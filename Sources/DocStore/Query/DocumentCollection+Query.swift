@@ -112,7 +112,15 @@ extension RawStatement {
         switch int64(at: column) {
         case Int64(JSONRank.bool.rawValue): return .bool(int64(at: value) != 0)
         case Int64(JSONRank.number.rawValue):
-            return columnType(at: value) == SQLITE_INTEGER ? .integer(int64(at: value)) : .double(double(at: value))
+            if columnType(at: value) == SQLITE_INTEGER { return .integer(int64(at: value)) }
+            let real = double(at: value)
+            // A sum or a computed value past a Double's range: SQLite's infinity,
+            // which JSON can't hold (it came out as null, silently).
+            guard real.isFinite else {
+                throw DocStoreError.invalidQuery(collection: collection, field: nil,
+                                                 reason: "a sum or computed value goes past a Double's range (±1.8e308)")
+            }
+            return .double(real)
         case Int64(JSONRank.string.rawValue): return .string(string(at: value))
         case Int64(JSONRank.array.rawValue), Int64(JSONRank.object.rawValue):
             do {

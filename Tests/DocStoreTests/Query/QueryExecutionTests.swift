@@ -79,6 +79,28 @@ struct QueryExecutionTests {
             #expect(try await docs.aggregate(DocumentQuery(), .sum(FieldPath("v"))) == .double(4.5), "numbers only")
             #expect(try await docs.aggregate(DocumentQuery(), .max(FieldPath("v"))) == "9", "strings sort after numbers")
             #expect(try await docs.aggregate(DocumentQuery(), .min(FieldPath("v"))) == true, "booleans sort before numbers")
+            // Reals past a Double's range are an error, as integers past Int64
+            // are (SQLite's infinity came out as null; PostgreSQL's own error
+            // printed 309 digits).
+            let huge = store.collection(named: "huge")
+            try await huge.insert(contentsOf: [["id": 1, "a": 1e308], ["id": 2, "a": 1e308]])
+            for aggregate in [Aggregate.sum(FieldPath("a")), .average(FieldPath("a"))] {
+                do {
+                    let value = try await huge.aggregate(DocumentQuery(), aggregate)
+                    Issue.record("\(aggregate) gave \(value)")
+                } catch {
+                    #expect(error.localizedDescription.contains("goes past a Double's range"), "\(error)")
+                }
+            }
+            let tenfold = QueryPipeline(DocumentQuery(), stages: [.select([
+                NamedExpression("d", .arithmetic(.multiply, .double(.field(FieldPath("a"))), .literal(10))),
+            ])])
+            do {
+                let rows = try await huge.rows(tenfold)
+                Issue.record("gave \(rows)")
+            } catch {
+                #expect(error.localizedDescription.contains("goes past a Double's range"), "\(error)")
+            }
             // Missing and null are one value (PostgreSQL once grouped them apart).
             let nulls = store.collection(named: "nulls")
             try await nulls.insert(contentsOf: [["id": 1, "v": nil], ["id": 2], ["id": 3, "v": 1], ["id": 4, "v": nil]])
