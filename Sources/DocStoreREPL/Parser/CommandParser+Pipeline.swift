@@ -217,7 +217,18 @@ extension CommandParser {
             groupLeaves?.append(aggregate)
             return .field(FieldPath("#\((groupLeaves?.count ?? 1) - 1)"))
         case .dollarZero:
-            return .field(try fieldReference(stopAt: []))
+            // `$0.bats.count` read as a field named count: null for every row,
+            // silently. The filter's array tests have no computed form.
+            let names = Self.fieldMethods.union(Self.fieldProperties)
+            let path = try fieldReference(stopAt: names)
+            if current.isSymbol(.dot) {
+                var probe = lexer
+                let name = (try? probe.next())?.identifier ?? ""
+                let prefix = path.components.isEmpty ? "$0" : "$0." + path.description
+                throw REPLSyntaxError("\(prefix).\(name) is a test of a filter, which a computed value can't use; "
+                    + "for a field named \(name) write \(prefix)[\"\(name)\"]", at: current.location)
+            }
+            return .field(path)
         case .symbol(.leftParen):
             try advance()
             let inner = try valueExpression()

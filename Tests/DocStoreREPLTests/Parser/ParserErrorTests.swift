@@ -29,6 +29,9 @@ struct ParserErrorTests {
         expectError("players.filter { $0.all == true }", column: 21, #"$0.all is the method all { … }, not a field: for a field named all write $0["all"]"#)
         expectError("players.filter { $0.stats.in != 2 }", column: 27, #"for a field named in write $0.stats["in"]"#)
         expectError(".export out.xml teams", column: 9, ".export FILE QUERY names the format by the file's extension")
+        // In a computed value, `.count` was a field named count: null on every row.
+        expectError("teams.select { ($0.id, n: $0.tags.count) }", column: 34,
+                    #"$0.tags.count is a test of a filter, which a computed value can't use; for a field named count write $0.tags["count"]"#)
     }
 
     @Test func badLiterals() {
