@@ -304,7 +304,7 @@ final class PostgresBackend: REPLBackend {
     /// The server checks its own data (jsonb is parsed and validated on
     /// every write); this checks that each collection the catalog records can
     /// be read, and counts its documents.
-    func check(_ name: String?) throws -> String {
+    func check(_ name: String?) throws -> (report: String, isHealthy: Bool) {
         let names = try name.map { [$0] } ?? collections().map(\.name)
         var lines: [String] = []
         for name in names {
@@ -312,7 +312,7 @@ final class PostgresBackend: REPLBackend {
         }
         lines.append("ok: PostgreSQL validates every jsonb document as it is written, so none can be damaged; "
             + "its own tools (pg_amcheck) check its files")
-        return lines.joined(separator: "\n")
+        return (lines.joined(separator: "\n"), true)  // a collection that can't be read threw
     }
 
     func repair(_ name: String) throws -> String {

@@ -82,8 +82,10 @@ protocol REPLBackend: AnyObject {
     var importDestination: any ImportDestination { get }
     /// Calls `body` with every document in key order, in bounded memory.
     func forEachInKeyOrder(_ collection: String, _ body: (JSONValue) throws -> Void) throws
-    /// `.check`: what is wrong with the store or one collection, in words.
-    func check(_ collection: String?) throws -> String
+    /// `.check`: what is wrong with the store or one collection, in words, and
+    /// whether nothing is (the session fails the command otherwise, so that a
+    /// script's `docstore s.db -c .check` exits 1 on damage).
+    func check(_ collection: String?) throws -> (report: String, isHealthy: Bool)
     /// `.repair`: what was done, in words.
     func repair(_ collection: String) throws -> String
 

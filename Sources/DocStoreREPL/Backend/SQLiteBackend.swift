@@ -166,9 +166,13 @@ final class SQLiteBackend: REPLBackend {
         try store.collection(named: collection).forEach(body)
     }
 
-    func check(_ collection: String?) throws -> String {
-        guard let collection else { return try store.check().description }
-        return try store.check(collection: collection).description
+    func check(_ collection: String?) throws -> (report: String, isHealthy: Bool) {
+        guard let collection else {
+            let report = try store.check()
+            return (report.description, report.isHealthy)
+        }
+        let report = try store.check(collection: collection)
+        return (report.description, report.isHealthy)
     }
 
     func repair(_ collection: String) throws -> String {

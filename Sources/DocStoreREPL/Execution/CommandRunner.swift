@@ -22,6 +22,9 @@ final class CommandRunner {
     var displayLimit: Int?
     /// Where notes beside a result go (the session's stderr), or nil.
     var notes: TextOutput?
+    /// Whether the last `.check` found the store (or collection) healthy: its
+    /// report prints as any result, and the session then fails the command.
+    private(set) var lastCheckWasHealthy = true
 
     init(backend: any REPLBackend, schema: StoreSchema) {
         self.backend = backend
@@ -112,7 +115,9 @@ final class CommandRunner {
             let existed = try backend.dropCollection(name)
             return .message(existed ? "dropped collection \(name)" : "no collection named \(name)")
         case .check(let name):
-            return .text(try backend.check(name))
+            let (report, isHealthy) = try backend.check(name)
+            lastCheckWasHealthy = isHealthy
+            return .text(report)
         case .repair(let name):
             return .message(try backend.repair(name))
         case .importFile(let name, let path, let options):

@@ -256,6 +256,11 @@ public final class REPLSession {
                 output.write(style(for: output).apply(.dim, "(\(timing))") + "\n")
             }
         }
+        // The report is printed; damage fails the command (exit 1 in a script).
+        if case .check = parsed.command, !runner.lastCheckWasHealthy {
+            report("error: .check found problems (the report above)")
+            return .failed
+        }
         return .done
     }
 

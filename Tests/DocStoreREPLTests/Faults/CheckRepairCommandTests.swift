@@ -43,14 +43,17 @@ struct CheckRepairCommandTests {
 
     @Test func checkShowsWhatWasFoundAndWhatRepairWouldDo() throws {
         let harness = try harnessWithDamagedTeam()
-        #expect(harness.feed(".check") == .done)
+        // Damage fails the command (a script's `-c .check` exits 1), after the report.
+        #expect(harness.feed(".check") == .failed)
+        #expect(harness.errors.text.contains(".check found problems (the report above)"), "\(harness.errors.text)")
         let whole = harness.output.text
         #expect(whole.contains("SQLite integrity check: ok"), "\(whole)")
         #expect(whole.contains("catalog: consistent with the tables and indexes"))
         #expect(whole.contains("no damaged documents in players"))
         #expect(whole.contains("document 2: not valid JSON"))
         #expect(whole.contains("to repair: .repair teams"))
-        #expect(harness.feed(".check teams") == .done)
+        #expect(harness.feed(".check teams") == .failed)
+        #expect(harness.feed(".check players") == .done, "a healthy collection passes")
         #expect(harness.output.text.dropFirst(whole.count).contains(
             ".repair teams would move 1 damaged document (text unchanged) into the collection \"teams_damaged\""))
     }

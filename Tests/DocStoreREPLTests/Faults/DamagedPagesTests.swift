@@ -113,7 +113,8 @@ struct DamagedPagesTests {
         #expect(listing.stdout.contains("events") && listing.stdout.contains("damaged pages"), "\(listing.stdout)")
 
         let check = try runProcess(binary, [path, "--read-only", "-c", ".check"])
-        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.status == 1, "damage fails the check: \(check.stderr)")
+        #expect(check.stderr.contains(".check found problems (the report above)"), "\(check.stderr)")
         #expect(check.stdout.contains("no damaged documents in teams (20 documents checked)"), "\(check.stdout)")
         #expect(check.stdout.contains("damaged pages (events)"), "\(check.stdout)")
 
