@@ -24,26 +24,13 @@ enum PostgresSession: Sendable {
     /// collects its rows.
     @discardableResult
     func rows(_ sql: String, binds: PostgresBindings, collection: String?, key: DocumentKey? = nil) async throws -> [PostgresRow] {
-        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        var rows: [PostgresRow] = []
         do {
-            if case .pool(let client) = self, PostgresStatementCancel.isWanted {
-                return try await PostgresStatementCancel.run(on: client, logger: Self.logger) { connection in
-                    var rows: [PostgresRow] = []
-                    for try await row in try await connection.query(query, logger: Self.logger) { rows.append(row) }
-                    return rows
-                }
-            }
-            let sequence: PostgresRowSequence
-            switch self {
-            case .pool(let client): sequence = try await client.query(query, logger: Self.logger)
-            case .transaction(let connection): sequence = try await connection.query(query, logger: Self.logger)
-            }
-            var rows: [PostgresRow] = []
-            for try await row in sequence { rows.append(row) }
-            return rows
+            try await forEach(PostgresQuery(unsafeSQL: sql, binds: binds)) { rows.append($0) }
         } catch {
             throw PostgresStoreError.from(error, collection: collection, key: key)
         }
+        return rows
     }
 
     /// Runs a statement and hands each row to `body` as it arrives: nothing is
@@ -53,20 +40,27 @@ enum PostgresSession: Sendable {
                     _ body: (PostgresRow) throws -> Void) async throws {
         let query = PostgresQuery(unsafeSQL: sql, binds: try Self.binds(bindings))
         do {
-            if case .pool(let client) = self, PostgresStatementCancel.isWanted {
-                return try await PostgresStatementCancel.run(on: client, logger: Self.logger) { connection in
-                    for try await row in try await connection.query(query, logger: Self.logger) { try body(row) }
-                }
-            }
-            let sequence: PostgresRowSequence
-            switch self {
-            case .pool(let client): sequence = try await client.query(query, logger: Self.logger)
-            case .transaction(let connection): sequence = try await connection.query(query, logger: Self.logger)
-            }
-            for try await row in sequence { try body(row) }
+            try await forEach(query, body)
         } catch {
             throw PostgresStoreError.from(error, collection: collection)  // body's own errors pass unchanged
         }
+    }
+
+    /// The one loop over a statement's rows: on a pooled connection whose
+    /// statement the server cancels with the task when that is wanted
+    /// (``PostgresStatementCancel``), else as postgres-nio runs it.
+    private func forEach(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
+        if case .pool(let client) = self, PostgresStatementCancel.isWanted {
+            return try await PostgresStatementCancel.run(on: client, logger: Self.logger) { connection in
+                for try await row in try await connection.query(query, logger: Self.logger) { try body(row) }
+            }
+        }
+        let sequence: PostgresRowSequence
+        switch self {
+        case .pool(let client): sequence = try await client.query(query, logger: Self.logger)
+        case .transaction(let connection): sequence = try await connection.query(query, logger: Self.logger)
+        }
+        for try await row in sequence { try body(row) }
     }
 
     /// Runs one of a collection's fixed statements (``PostgresStoreSQL``'s

@@ -99,9 +99,9 @@ extension String {
     /// REPL query's time (`perf`), where this takes a few microseconds.
     func replacingBytes(of target: String, with replacement: String) -> String {
         let target = Array(target.utf8)
-        guard let first = target.first else { return self }
+        // Most names hold no quote: no copy then.
+        guard let first = target.first, utf8.contains(first) else { return self }
         let bytes = Array(utf8)
-        guard bytes.count >= target.count, bytes.contains(first) else { return self }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
