@@ -78,7 +78,7 @@ extension DocumentCollection {
     /// (none of them missing or null), for the error of a failed unique index.
     private func duplicateKeys(on fields: [FieldPath], in db: Database) throws -> [DocumentKey] {
         guard let info = try store.knownCollection(named: name, in: db) else { return [] }
-        let compiler = queryCompiler(in: db)
+        let compiler = try queryCompiler(in: db)
         let condition = Condition.and(fields.map { .not(.isNull($0)) })
         let compiled = try compiler.fields(fields, DocumentQuery(condition, sort: fields.map { SortKey($0) }))
         var previous: [JSONValue]?

@@ -51,7 +51,7 @@ extension DocumentCollection {
         try UpdateRules.check(updates, collection: name, keyed: keyOf != nil)
         return try access {
             try store.writeAccess { db in
-                let compiler = queryCompiler(in: db)
+                let compiler = try queryCompiler(in: db)
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {

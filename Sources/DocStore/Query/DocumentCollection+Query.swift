@@ -87,11 +87,12 @@ extension DocumentCollection {
     }
 
     /// The compiler for this collection, looking other collections up in `db`.
-    func queryCompiler(in db: Database) -> QueryCompiler {
+    func queryCompiler(in db: Database) throws -> QueryCompiler {
         var compiler = QueryCompiler(collection: name, keyKind: { [store] other in try store.knownCollection(named: other, in: db)?.keyKind })
-        compiler.indexedFields = { collection in try Catalog.indexes(of: collection, in: db).map(\.fields) }
-        compiler.fieldColumns = { collection in try Catalog.readableFieldColumns(of: collection, in: db) }
-        compiler.searchIndexes = { collection in try Catalog.searchIndexes(of: collection, in: db) }
+        let catalog = try store.compileCatalogCache.lookups(in: db)
+        compiler.indexedFields = { collection in try catalog.indexes(of: collection).map(\.fields) }
+        compiler.fieldColumns = { collection in try catalog.fieldColumns(of: collection) }
+        compiler.searchIndexes = { collection in try catalog.searchIndexes(of: collection) }
         return compiler
     }
 }

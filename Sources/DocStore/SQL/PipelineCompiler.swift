@@ -47,12 +47,21 @@ struct PipelineCompiler {
         scope.keyIsText = try (compiler.keyKind(collection) ?? .integer) != .integer
         if compiler.hasContainmentIndex { scope.conditions += ContainmentSQL.terms(pipeline.query.condition, body: alias + ".body") }
         scope = try refine(scope, pipeline.query, documentKey: scope.key)
-        for stage in pipeline.stages {
+        var stages = pipeline.stages[...]
+        while let stage = stages.popFirst() {
             switch stage {
             case .refine(let query): scope = try refine(scope, query)
             case .join(let join): scope = try dialect == .postgres ? postgresJoin(scope, join) : self.join(scope, join)
             case .select(let expressions): scope = try select(scope, expressions)
-            case .group(let grouping): scope = try dialect == .postgres ? postgresGroup(scope, grouping) : group(scope, grouping)
+            case .group(let grouping) where dialect == .postgres: scope = try postgresGroup(scope, grouping)
+            case .group(let grouping):
+                // A sort or limit of the groups goes into the group's own statement.
+                if case .refine(let query)? = stages.first, Self.closesScope(query) {
+                    stages.removeFirst()
+                    scope = try group(scope, grouping, then: query)
+                } else {
+                    scope = try group(scope, grouping)
+                }
             }
         }
         if dialect == .postgres { return (postgresStatement(scope), scope.entries) }
@@ -98,11 +107,7 @@ struct PipelineCompiler {
     /// documents (the first stage), which search conditions need.
     private mutating func refine(_ scope: RowScope, _ query: DocumentQuery, documentKey: SQLFragment? = nil) throws -> RowScope {
         var scope = scope
-        var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind, dialect: dialect)
-        conditions.searchIndexes = compiler.searchIndexes
-        conditions.documentKey = documentKey
-        conditions.indexedPaths = compiler.indexedPaths
-        conditions.resolve = { [scope] in try scope.field($0) }
+        var conditions = conditionCompiler(scope, documentKey: documentKey)
         if query.condition != .always { scope.conditions.append(try conditions.compile(query.condition)) }
         if let relevance = query.relevance {
             // RowShape refuses relevance after the first stage; this is the table's scope.
@@ -112,7 +117,7 @@ struct PipelineCompiler {
             }
             scope.from += " LEFT JOIN " + (try compiler.relevanceRanks(relevance)) + " AS docstore_relevance ON docstore_relevance.docstore_key = " + documentKey
         }
-        guard !query.sort.isEmpty || query.relevance != nil || query.limit != nil || query.offset != nil else { return scope }
+        guard Self.closesScope(query) else { return scope }
         if dialect == .sqlite {
             // The sort terms go out of the subquery as its columns `o0…`, which the
             // next stages order by: no window function numbers the rows.
@@ -135,6 +140,22 @@ struct PipelineCompiler {
         let orderText = SQLFragment.joined(order, separator: ", ")
         let key = query.sort.isEmpty && query.relevance == nil ? scope.key : "row_number() OVER (ORDER BY " + orderText + ")"
         return wrapped(scope, key: key, tail: " ORDER BY " + orderText + compiler.limitClause(query))
+    }
+
+    /// Whether `query` sorts, ranks or limits rows, which closes a scope into a
+    /// subquery (a filter alone adds conditions to it).
+    static func closesScope(_ query: DocumentQuery) -> Bool {
+        !query.sort.isEmpty || query.relevance != nil || query.limit != nil || query.offset != nil
+    }
+
+    /// The compiler of conditions on `scope`'s rows.
+    func conditionCompiler(_ scope: RowScope, documentKey: SQLFragment? = nil) -> ConditionCompiler {
+        var conditions = ConditionCompiler(collection: collection, keyKind: compiler.keyKind, dialect: dialect)
+        conditions.searchIndexes = compiler.searchIndexes
+        conditions.documentKey = documentKey
+        conditions.indexedPaths = compiler.indexedPaths
+        conditions.resolve = { [scope] in try scope.field($0) }
+        return conditions
     }
 
     private mutating func select(_ scope: RowScope, _ expressions: [NamedExpression]) throws -> RowScope {
@@ -258,7 +279,9 @@ struct PipelineCompiler {
     /// read each field's JSON again for every aggregate; fields read from columns
     /// need no fence). When the group reads only its keys and an index starts
     /// with them, the index alone is read, in order.
-    private mutating func group(_ scope: RowScope, _ grouping: Grouping) throws -> RowScope {
+    /// `query`, when given, is the filter, sort and limit of the groups (a
+    /// pipeline's next stage): see ``refinedGroup(_:keys:alias:groupBy:groupOrder:query:)``.
+    private mutating func group(_ scope: RowScope, _ grouping: Grouping, then query: DocumentQuery? = nil) throws -> RowScope {
         var paths: [FieldPath] = []
         for path in grouping.keys + grouping.aggregates.compactMap(\.aggregate.field) where !paths.contains(path) {
             paths.append(path)
@@ -314,7 +337,9 @@ struct PipelineCompiler {
         // Groups are in the order of their keys' rank and value: those go out as
         // the subquery's order columns, no window function numbers the groups.
         let groupOrder = (0..<keyCount).flatMap { [OrderTerm(SQLFragment("\(alias).r\($0)")), OrderTerm(SQLFragment("\(alias).v\($0)"))] }
-        return wrapped(grouped, key: "NULL", tail: " GROUP BY " + terms, order: groupOrder)
+        guard let query else { return wrapped(grouped, key: "NULL", tail: " GROUP BY " + terms, order: groupOrder) }
+        if indexed { return try refine(wrapped(grouped, key: "NULL", tail: " GROUP BY " + terms, order: groupOrder), query) }
+        return try refinedGroup(grouped, keys: grouping.keys, alias: alias, groupBy: terms, groupOrder: groupOrder, query: query)
     }
 
     /// `o0 DESC, o1, …`: the order columns of a subquery, in its own `ORDER BY`

@@ -34,6 +34,8 @@ public final class DocumentStore: Sendable {
     let pointReader: PointReader?
     /// Collections known to exist, by name: saves a catalog look-up on every call.
     let collectionCache = CollectionCache()
+    /// The catalog that compiling a query reads, per read-only connection.
+    let compileCatalogCache = CompileCatalogCache()
     /// What each transaction writes, for observers (see ``ChangeTracker``).
     let changeTracker = ChangeTracker()
     /// The threads that run async callers' SQLite work (see ``DatabaseExecutor``).
