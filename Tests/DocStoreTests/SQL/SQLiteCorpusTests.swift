@@ -8,7 +8,8 @@ import Testing
 /// learned a second dialect (`Fixtures/sqlite-corpus.txt`). The SQLite path must
 /// emit exactly what it emitted before: same statements, same plans, same speed.
 /// A deliberate change is recorded again, with the benchmark showing its speed
-/// (2026-11-27: pipelines order by carried sort columns, not `row_number()`).
+/// (2026-11-27: pipelines order by carried sort columns, not `row_number()`;
+/// later: a group's filter, sort and limit go into the group's own `SELECT`).
 ///
 /// `DOCSTORE_RECORD_SQL_CORPUS=1 swift test --filter SQLiteCorpus` rewrites the
 /// file (and fails, so that a recording is never mistaken for a pass).
