@@ -112,16 +112,22 @@ extension DocumentCollection {
     /// a failure caused by damaged documents is named here, once (see
     /// ``diagnosingDamage(in:_:)``).
     ///
-    /// - Parameter cached: Take the statement from GRDB's cache (for statements run
-    ///   again and again), or prepare it for this use only (for a streaming read
-    ///   whose `row` may run the same statement).
-    func run(_ compiled: SQLFragment, in db: Database, cached: Bool = false,
+    /// - Parameters:
+    ///   - cached: Take the statement from GRDB's cache (for statements run again
+    ///     and again), or prepare it for this use only (for a streaming read whose
+    ///     `row` may run the same statement).
+    ///   - catalog: Where a statement prepared by an earlier run of the same SQL
+    ///     is taken from (out of use while this one runs), and this one kept once
+    ///     it has run to the end.
+    func run(_ compiled: SQLFragment, in db: Database, cached: Bool = false, reusing catalog: CompileCatalogCache.Lookups? = nil,
              _ row: (RawStatement) throws -> Void = { _ in }) throws {
-        let statement = try RawStatement(db, sql: compiled.sql, cached: cached)
+        let statement = try catalog?.takeStatement(compiled.sql).map { RawStatement(prepared: $0, in: db) }
+            ?? RawStatement(db, sql: compiled.sql, cached: cached)
         defer { statement.finish() }
         statement.bind(compiled.bindings)
         try diagnosingDamage(in: db) {
             while try statement.step() { try row(statement) }
         }
+        if let catalog, let prepared = statement.prepared { catalog.putBack(prepared, sql: compiled.sql) }
     }
 }

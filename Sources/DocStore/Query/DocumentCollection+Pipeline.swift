@@ -35,9 +35,12 @@ extension DocumentCollection {
         var paths: [FieldPath] = []
         var values: [JSONValue] = []
         try mappingOverflow(pipeline) {
-            try readRows(cached: false, { compiler in
-                var pipelineCompiler = PipelineCompiler(compiler)
-                let compiled = try pipelineCompiler.compile(pipeline)
+            try readRows(cached: false, reusable: true, { compiler in
+                let compiled = try compiler.rememberedPipeline(pipeline) {
+                    var pipelineCompiler = PipelineCompiler(compiler)
+                    let (sql, entries) = try pipelineCompiler.compile(pipeline)
+                    return CompiledPipeline(sql: sql, entries: entries)
+                }
                 entries = compiled.entries
                 paths = entries.map(\.path)
                 return compiled.sql

@@ -75,21 +75,30 @@ extension DocumentCollection {
     /// Compiles a statement for this collection and steps it in a read, calling
     /// `row` for each row. A collection that doesn't exist yet has no rows; the
     /// query is compiled first anyway, so an invalid query always throws.
-    func readRows(cached: Bool = true, _ compile: (QueryCompiler) throws -> SQLFragment,
+    ///
+    /// - Parameter reusable: Run a statement prepared by an earlier run of the
+    ///   same SQL on the connection, and keep it for the next (read-only
+    ///   connections; see ``CompileCatalogCache``).
+    func readRows(cached: Bool = true, reusable: Bool = false, _ compile: (QueryCompiler) throws -> SQLFragment,
                   _ row: (RawStatement, CollectionInfo) throws -> Void) throws {
         try access {
             try store.readAccess { db in
-                let compiled = try compile(queryCompiler(in: db))
+                let catalog = try store.compileCatalogCache.lookups(in: db)
+                let compiled = try compile(queryCompiler(in: db, catalog: catalog))
                 guard let info = try store.knownCollection(named: name, in: db) else { return }
-                try run(compiled, in: db, cached: cached) { try row($0, info) }
+                try run(compiled, in: db, cached: cached, reusing: reusable ? catalog : nil) { try row($0, info) }
             }
         }
     }
 
     /// The compiler for this collection, looking other collections up in `db`.
     func queryCompiler(in db: Database) throws -> QueryCompiler {
+        try queryCompiler(in: db, catalog: store.compileCatalogCache.lookups(in: db))
+    }
+
+    func queryCompiler(in db: Database, catalog: CompileCatalogCache.Lookups) -> QueryCompiler {
         var compiler = QueryCompiler(collection: name, keyKind: { [store] other in try store.knownCollection(named: other, in: db)?.keyKind })
-        let catalog = try store.compileCatalogCache.lookups(in: db)
+        compiler.rememberedPipeline = { [name] pipeline, compile in try catalog.pipeline(pipeline, of: name, compile: compile) }
         compiler.indexedFields = { collection in try catalog.indexes(of: collection).map(\.fields) }
         compiler.fieldColumns = { collection in try catalog.fieldColumns(of: collection) }
         compiler.searchIndexes = { collection in try catalog.searchIndexes(of: collection) }

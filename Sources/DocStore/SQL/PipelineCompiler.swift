@@ -17,6 +17,12 @@
 /// column's rank and value). On SQLite a stage that orders rows carries its
 /// order terms out as columns `o0…`, which the stages after it order by; on
 /// PostgreSQL `row_number()` numbers them into the key.
+/// A compiled pipeline: its statement, and what the statement's columns hold.
+struct CompiledPipeline: Sendable {
+    var sql: SQLFragment
+    var entries: [RowScope.Entry]
+}
+
 struct PipelineCompiler {
     let compiler: QueryCompiler
     private var aliasCount = 0

@@ -29,6 +29,9 @@ struct QueryCompiler {
     /// The field columns of a collection, which reads use in place of the
     /// documents' JSON (``FieldColumnsInfo``).
     var fieldColumns: (String) throws -> FieldColumnsInfo? = { _ in nil }
+    /// A pipeline of this collection compiled before in the same database state,
+    /// else the second argument's compilation (see ``CompileCatalogCache``).
+    var rememberedPipeline: (QueryPipeline, () throws -> CompiledPipeline) throws -> CompiledPipeline = { try $1() }
 
     var table: String { quoteIdentifier(collection) }
 

@@ -9,7 +9,7 @@
 /// scope reads.
 struct RowScope {
     /// Where one part of a row is read from.
-    enum Source {
+    enum Source: Sendable {
         /// JSON text: a document, or a joined document (NULL when none matched).
         case json(SQLFragment, root: FieldRoot)
         /// A computed column: its rank and value.
@@ -17,7 +17,7 @@ struct RowScope {
     }
 
     /// One part of a row: the value at `path` (the root for a whole document).
-    struct Entry {
+    struct Entry: Sendable {
         var path: FieldPath
         var source: Source
         /// For a column that is a document's field: the field as JSON text, which

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// What compiling a query reads from the catalog (a collection's indexes, field
@@ -13,9 +14,19 @@ import Synchronization
 /// read. Connections that write are never served from here: their own open
 /// transaction may have made or dropped what a query reads.
 ///
+/// Pipelines compiled on the connection are remembered with the catalog they
+/// were compiled from, and so are their prepared statements, each taken out while
+/// it runs (a pipeline run again inside its own row loop prepares its own).
+///
 /// In a REPL session this spares each query three catalog reads (one of them
-/// `sqlite_master`): about 0.1 ms a query.
+/// `sqlite_master`), its compilation and its preparation: Lahman's wins per
+/// league and year took 1.12 ms in `.timer`, 0.98 without the catalog reads,
+/// 0.73–0.79 without the compilation and preparation too.
 final class CompileCatalogCache: Sendable {
+    /// At most how many compiled pipelines and prepared statements a connection
+    /// keeps: a REPL session types any number of queries.
+    static let capacity = 32
+
     /// One connection's entries, and the database state they were read in.
     private struct Entries {
         var dataVersion: Int64
@@ -23,9 +34,29 @@ final class CompileCatalogCache: Sendable {
         var indexes: [String: [IndexInfo]] = [:]
         var fieldColumns: [String: FieldColumnsInfo?] = [:]
         var searchIndexes: [String: [SearchIndexInfo]] = [:]
+        var pipelines: [PipelineKey: CompiledPipeline] = [:]
+        var statements: [String: ReusableStatement] = [:]
+    }
+
+    private struct PipelineKey: Hashable {
+        var collection: String
+        var pipeline: QueryPipeline
+    }
+
+    /// A prepared statement of a read-only connection, used by one run at a time
+    /// on that connection's own queue: the cache only stores it between runs.
+    private final class ReusableStatement: @unchecked Sendable {
+        let statement: Statement
+        init(_ statement: Statement) { self.statement = statement }
     }
 
     private let connections = Mutex<[ObjectIdentifier: Entries]>([:])
+
+    /// Finalizes every kept statement: before the connections close (a statement
+    /// left unfinalized keeps its connection from closing).
+    func removeAll() {
+        connections.withLock { $0.removeAll() }
+    }
 
     /// A view of the cache for compiling on `db`: served from memory when `db` is
     /// read-only, read from the catalog every time otherwise.
@@ -58,6 +89,50 @@ final class CompileCatalogCache: Sendable {
 
         func searchIndexes(of collection: String) throws -> [SearchIndexInfo] {
             try cached(\.searchIndexes, collection) { try Catalog.searchIndexes(of: collection, in: db) }
+        }
+
+        /// The pipeline compiled for `collection` when this connection compiled
+        /// it before in the same database state, else `compile`'s.
+        func pipeline(_ pipeline: QueryPipeline, of collection: String,
+                      compile: () throws -> CompiledPipeline) throws -> CompiledPipeline {
+            guard let cache else { return try compile() }
+            let (connection, key) = (ObjectIdentifier(db), PipelineKey(collection: collection, pipeline: pipeline))
+            if let compiled = cache.connections.withLock({ $0[connection]?.pipelines[key] }) { return compiled }
+            let compiled = try compile()
+            cache.connections.withLock { connections in
+                if connections[connection]?.pipelines.count ?? 0 >= CompileCatalogCache.capacity {
+                    connections[connection]?.pipelines.removeAll()
+                }
+                connections[connection]?.pipelines[key] = compiled
+            }
+            return compiled
+        }
+
+        /// A statement of `sql` prepared on this connection before and not in use,
+        /// taken out until ``putBack(_:sql:)``; nil when there is none.
+        func takeStatement(_ sql: String) -> Statement? {
+            guard let cache else { return nil }
+            let connection = ObjectIdentifier(db)
+            guard let reusable = cache.connections.withLock({ $0[connection]?.statements.removeValue(forKey: sql) }) else { return nil }
+            // A connection closed and another made at the same address: its
+            // statements are not this one's.
+            guard sqlite3_db_handle(reusable.statement.sqliteStatement) == db.sqliteConnection else {
+                cache.connections.withLock { $0[connection]?.statements.removeAll() }
+                return nil
+            }
+            return reusable.statement
+        }
+
+        /// Keeps a statement that ran to the end for the next run of `sql`.
+        func putBack(_ statement: Statement, sql: String) {
+            guard let cache else { return }
+            let (connection, reusable) = (ObjectIdentifier(db), ReusableStatement(statement))
+            cache.connections.withLock { connections in
+                if connections[connection]?.statements.count ?? 0 >= CompileCatalogCache.capacity {
+                    connections[connection]?.statements.removeAll()
+                }
+                connections[connection]?.statements[sql] = reusable
+            }
         }
 
         private func cached<Value: Sendable>(_ table: WritableKeyPath<Entries, [String: Value]>, _ collection: String,

@@ -136,6 +136,7 @@ public final class DocumentStore: Sendable {
         }
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         otherProcessMonitor.stop()
+        compileCatalogCache.removeAll()
         do {
             try closeConnections()
         } catch let error as DatabaseError {

@@ -46,6 +46,18 @@ struct RawStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// A statement GRDB prepared earlier on `db`'s connection, run again.
+    init(prepared statement: Statement, in db: Database) {
+        owner = statement
+        handle = statement.sqliteStatement
+        connection = db.sqliteConnection
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// The GRDB statement this one steps, when GRDB prepared it.
+    var prepared: Statement? { owner }
+
     /// Binds a compiled query's values to its parameters, in order.
     func bind(_ bindings: [SQLBinding]) {
         for (offset, binding) in bindings.enumerated() {

@@ -46,4 +46,29 @@ struct CompileCatalogCacheTests {
         #expect(explanation.usesIndex, "\(explanation)")
         try other.close()
     }
+
+    /// A pipeline run inside its own row loop runs on a statement of its own (the
+    /// kept one is in use), and both runs see every row; statements kept between
+    /// runs are finalized by `close()`, which would otherwise fail ("unable to
+    /// close due to unfinalized statements").
+    @Test func keptStatementsServeOneRunAtATimeAndCloseWithTheStore() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: (1...40).map { ["g": .string("g\($0 % 4)"), "n": .integer(Int64($0))] as JSONValue })
+        let expected = try docs.rows(Self.pipeline)
+        var outer: [JSONValue] = []
+        try docs.forEachRow(Self.pipeline) { (row: JSONValue) throws -> Void in
+            outer.append(row)
+            // A statement reset under the loop would start it again, forever.
+            if outer.count > expected.count { throw CancellationError() }
+            let inner = try docs.rows(Self.pipeline)
+            #expect(inner == expected)
+        }
+        #expect(outer == expected)
+        try docs.insert(["g": "g9", "n": 100])
+        #expect(try docs.rows(Self.pipeline).count == expected.count + 1, "a kept statement reads the store as it is now")
+        try store.close()
+    }
 }
