@@ -12,12 +12,19 @@ struct CompileCatalogCacheTests {
         .group(Grouping(keys: [FieldPath("g")], aggregates: [NamedAggregate("total", .sum(FieldPath("n")))])),
     ])
 
-    @Test func fieldColumnsAndIndexesMadeOrDroppedAreReadByTheNextQuery() throws {
-        let (path, directory) = try temporaryStorePath()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// A file store (its readers are read-only connections) with 40 documents in
+    /// four groups in `docs`.
+    static func storeWithDocuments(at path: String) throws -> (DocumentStore, DocumentCollection<JSONValue>) {
         let store = try DocumentStore(path: path)
         let docs = store.collection(named: "docs")
         try docs.insert(contentsOf: (1...40).map { ["g": .string("g\($0 % 4)"), "n": .integer(Int64($0))] as JSONValue })
+        return (store, docs)
+    }
+
+    @Test func fieldColumnsAndIndexesMadeOrDroppedAreReadByTheNextQuery() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, docs) = try Self.storeWithDocuments(at: path)
         let expected = try docs.rows(Self.pipeline)
         #expect(expected.count == 4)
         // Compiled (and remembered) before the columns exist.
@@ -54,9 +61,7 @@ struct CompileCatalogCacheTests {
     @Test func keptStatementsServeOneRunAtATimeAndCloseWithTheStore() throws {
         let (path, directory) = try temporaryStorePath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try DocumentStore(path: path)
-        let docs = store.collection(named: "docs")
-        try docs.insert(contentsOf: (1...40).map { ["g": .string("g\($0 % 4)"), "n": .integer(Int64($0))] as JSONValue })
+        let (store, docs) = try Self.storeWithDocuments(at: path)
         let expected = try docs.rows(Self.pipeline)
         var outer: [JSONValue] = []
         try docs.forEachRow(Self.pipeline) { (row: JSONValue) throws -> Void in
