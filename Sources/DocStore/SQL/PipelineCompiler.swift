@@ -1,3 +1,9 @@
+/// A compiled pipeline: its statement, and what the statement's columns hold.
+struct CompiledPipeline: Sendable {
+    var sql: SQLFragment
+    var entries: [RowScope.Entry]
+}
+
 /// Compiles a ``QueryPipeline`` into one statement: each stage works on the rows
 /// of the one before (a ``RowScope``), and the statement's rows are the last
 /// stage's, in its order.
@@ -17,12 +23,6 @@
 /// column's rank and value). On SQLite a stage that orders rows carries its
 /// order terms out as columns `o0…`, which the stages after it order by; on
 /// PostgreSQL `row_number()` numbers them into the key.
-/// A compiled pipeline: its statement, and what the statement's columns hold.
-struct CompiledPipeline: Sendable {
-    var sql: SQLFragment
-    var entries: [RowScope.Entry]
-}
-
 struct PipelineCompiler {
     let compiler: QueryCompiler
     private var aliasCount = 0
