@@ -9,14 +9,16 @@ struct CompiledPipeline: Sendable {
 /// stage's, in its order.
 ///
 ///     // batting.group(by: \.playerID) { (hr: $0.sum(\.HR)) }.sorted { $0.hr.descending }.limit(3)
-///     SELECT s3.key, s3.r0, s3.v0, s3.r1, s3.v1 FROM (
-///       SELECT NULL AS key, s2.r1 AS o0, s2.v1 AS o1, s2.o0 AS o2, s2.o1 AS o3, s2.r0 AS r0, … FROM (
-///         SELECT NULL AS key, g1.r0 AS o0, g1.v0 AS o1, g1.r0 AS r0, <the key's value> AS v0,
-///                2 AS r1, coalesce(sum(CASE WHEN g1.r1 = 2 THEN g1.v1 END), 0) AS v1
-///         FROM (SELECT <rank> AS r0, <value> AS v0, <HR rank> AS r1, <HR value> AS v1
-///               FROM "batting" AS s0 LIMIT -1) AS g1 GROUP BY g1.v0, g1.r0) AS s2
-///       ORDER BY o0 DESC, o1 DESC, o2, o3 LIMIT ? OFFSET ?) AS s3
-///     ORDER BY s3.o0 DESC, s3.o1 DESC, s3.o2, s3.o3
+///     SELECT s2.key, s2.r0, s2.v0, s2.r1, s2.v1 FROM (
+///       SELECT NULL AS key, 2 AS o0, <the sum> AS o1, g1.r0 AS o2, g1.v0 AS o3,
+///              g1.r0 AS r0, <the key's value> AS v0, 2 AS r1, <the sum> AS v1
+///       FROM (SELECT <rank> AS r0, <value> AS v0, <HR rank> AS r1, <HR value> AS v1
+///             FROM "batting" AS s0 LIMIT -1) AS g1
+///       GROUP BY g1.v0, g1.r0 ORDER BY o0 DESC, o1 DESC, o2, o3 LIMIT ? OFFSET ?) AS s2
+///     ORDER BY s2.o0 DESC, s2.o1 DESC, s2.o2, s2.o3
+///
+/// (a group's filter, sort and limit are the group's own `HAVING`, `ORDER BY`
+/// and `LIMIT`: ``refinedGroup(_:keys:alias:groupBy:groupOrder:query:)``).
 ///
 /// Its columns: the row's key (a document's; NULL once stages make new rows),
 /// then per ``RowScope/Entry`` one JSON column (a document) or two (a computed
