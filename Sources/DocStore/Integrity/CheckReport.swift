@@ -38,19 +38,31 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// them again from the documents.
     public var fieldColumnsProblem: String?
 
+    /// What is wrong with the collection's full-text search indexes (they don't
+    /// hold what its documents say), or nil: `repair` makes them again from the
+    /// documents. Not checked on a store opened read-only (FTS5 compares an
+    /// index with its documents only on a connection that may write).
+    public var searchIndexProblem: String?
+
     /// Whether nothing is wrong with the collection's documents, its field
-    /// columns or its pages.
-    public var isHealthy: Bool { damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil }
+    /// columns, its search indexes or its pages.
+    public var isHealthy: Bool {
+        damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil && searchIndexProblem == nil
+    }
+
+    /// Whether ``DocumentStore/repair(collection:)`` has something to do.
+    public var needsRepair: Bool { !damaged.isEmpty || fieldColumnsProblem != nil || searchIndexProblem != nil }
 
     /// Whether the collection's table or indexes sit on damaged pages of the file.
     public var hasDamagedPages: Bool { !pageDamage.isEmpty || readFailure != nil }
 
     /// What `repair` would do, in words.
     public var repairPlan: String {
-        let columns = fieldColumnsProblem == nil ? "" : "; it would make the field columns again from the documents"
+        let made = [fieldColumnsProblem.map { _ in "field columns" }, searchIndexProblem.map { _ in "search indexes" }].compactMap { $0 }
+        let columns = made.isEmpty ? "" : "; it would make the \(made.joined(separator: " and ")) again from the documents"
         guard !damaged.isEmpty else {
             return columns.isEmpty ? "nothing to repair in \(DocumentKey.quoted(collection))"
-                : ".repair \(collection) would make its field columns again from the documents"
+                : ".repair \(collection) would make its \(made.joined(separator: " and ")) again from the documents"
         }
         return ".repair \(collection)\(columns.isEmpty ? "" : " (in the same transaction as the move below\(columns))") would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
     }
@@ -71,7 +83,8 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
             lines.append("  • duplicate member names in documents \(keys): the first of each counts (queries and reads agree); .repair leaves them")
         }
         if let fieldColumnsProblem { lines.append("  • \(fieldColumnsProblem)") }
-        if !damaged.isEmpty || fieldColumnsProblem != nil { lines.append("  \(repairPlan)") }
+        if let searchIndexProblem { lines.append("  • \(searchIndexProblem)") }
+        if needsRepair { lines.append("  \(repairPlan)") }
         return lines.joined(separator: "\n")
     }
 
@@ -116,7 +129,7 @@ public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
         if let valuesReadFailure {
             lines.append("key/value area: damaged pages in the file: \(valuesReadFailure)")
         }
-        let toRepair = collections.filter { !$0.damaged.isEmpty }
+        let toRepair = collections.filter(\.needsRepair)
         let toSalvage = collections.filter(\.hasDamagedPages).map(\.collection)
         if !toSalvage.isEmpty || valuesReadFailure != nil {
             let names = toSalvage.isEmpty ? "the key/value area" : toSalvage.joined(separator: ", ")
@@ -138,9 +151,14 @@ public struct RepairResult: Sendable, Hashable, CustomStringConvertible {
     public var movedKeys: [DocumentKey]
     /// Whether the collection's field columns were made again from its documents.
     public var rebuiltFieldColumns = false
+    /// The search indexes made again from the collection's documents.
+    public var rebuiltSearchIndexes: [String] = []
 
     public var description: String {
-        let columns = rebuiltFieldColumns ? "made the field columns of \(DocumentKey.quoted(collection)) again from its documents" : nil
+        let made = [rebuiltFieldColumns ? "field columns" : nil,
+                    rebuiltSearchIndexes.isEmpty ? nil : "search index\(rebuiltSearchIndexes.count == 1 ? "" : "es") "
+                        + rebuiltSearchIndexes.map(DocumentKey.quoted).joined(separator: ", ")].compactMap { $0 }
+        let columns = made.isEmpty ? nil : "made the \(made.joined(separator: " and ")) of \(DocumentKey.quoted(collection)) again from its documents"
         guard !movedKeys.isEmpty else { return columns ?? "nothing to repair in \(DocumentKey.quoted(collection))" }
         let keys = movedKeys.prefix(10).map(\.description).joined(separator: ", ") + (movedKeys.count > 10 ? ", …" : "")
         return "moved \(CollectionCheck.plural(movedKeys.count, "damaged document")) (\(keys)) from \(DocumentKey.quoted(collection)) into \(DocumentKey.quoted(quarantineCollection)); the rest of \(DocumentKey.quoted(collection)) can be queried again"

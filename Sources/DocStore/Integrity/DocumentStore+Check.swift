@@ -13,7 +13,7 @@ extension DocumentStore {
     /// - Returns: The findings; ``StoreCheck/isHealthy`` when there are none.
     /// - Throws: ``DocStoreError`` when the store can't be read at all.
     public func check() throws -> StoreCheck {
-        try read { _ in
+        var report = try read { _ in
             try access(collection: nil) {
                 try readAccess { db in
                     let catalogProblems = try Catalog.validationProblems(in: db)
@@ -34,6 +34,10 @@ extension DocumentStore {
                 }
             }
         }
+        for index in report.collections.indices where report.collections[index].searchIndexProblem == nil {
+            report.collections[index].searchIndexProblem = try searchIndexProblem(of: report.collections[index])
+        }
+        return report
     }
 
     /// Checks every document of one collection: valid JSON as DocStore's own
@@ -47,7 +51,7 @@ extension DocumentStore {
     ///   member names.
     /// - Throws: ``DocStoreError`` when the collection can't be read.
     public func check(collection name: String) throws -> CollectionCheck {
-        try read { _ in
+        var report = try read { _ in
             try access(collection: name) {
                 try readAccess { db in
                     guard let info = try knownCollection(named: name, in: db) else {
@@ -56,6 +60,21 @@ extension DocumentStore {
                     }
                     return try checkDocuments(of: info, in: db, checkPages: true)
                 }
+            }
+        }
+        report.searchIndexProblem = try searchIndexProblem(of: report)
+        return report
+    }
+
+    /// What is wrong with a checked collection's search indexes, checked on the
+    /// writer (FTS5's check is an `INSERT` that changes nothing); nil when the
+    /// store is read-only, or its pages are damaged (which `check` reports, and
+    /// which the search index check would only report again).
+    private func searchIndexProblem(of checked: CollectionCheck) throws -> String? {
+        guard !isReadOnly, !checked.hasDamagedPages else { return nil }
+        return try access(collection: checked.collection) {
+            try writeAccess { db in
+                try withinTransaction(db) { try SearchIndexCheck.problem(of: checked.collection, in: db) }
             }
         }
     }

@@ -48,6 +48,7 @@ extension DocumentStore {
                     }
                     if moved.isEmpty {
                         result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(collection(named: name), info, in: db)
+                        result.rebuiltSearchIndexes = try SearchIndexCheck.rebuild(name, keyKind: info.keyKind, in: db)
                         return result
                     }
                     if let existing = try knownCollection(named: quarantine, in: db), existing.keyKind != .integer {
@@ -68,6 +69,7 @@ extension DocumentStore {
                         if isObserved { changeTracker.record(.deleted(key, .unknown, in: name), in: db) }
                     }
                     result.rebuiltFieldColumns = try FieldColumnsCheck.rebuild(collection(named: name), info, in: db)
+                    result.rebuiltSearchIndexes = try SearchIndexCheck.rebuild(name, keyKind: info.keyKind, in: db)
                     return result
                 }
             }

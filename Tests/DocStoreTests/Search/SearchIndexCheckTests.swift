@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import Testing
+@testable import DocStore
+
+/// A search index that no longer holds what the documents say (changed behind
+/// DocStore's back) hides documents from searches: `check` names it, `repair`
+/// makes it again, and a sound index is never reported.
+@Suite("Search indexes in check and repair")
+struct SearchIndexCheckTests {
+    static let fox = DocumentQuery(.matches(FieldPath("text"), "fox"))
+
+    /// A file store whose `notes` (integer or string keys) hold two notes, one about a
+    /// fox, with a search index on their text.
+    static func store(at path: String, stringKeys: Bool) throws -> (DocumentStore, DocumentCollection<JSONValue>, SearchIndexInfo) {
+        let store = try DocumentStore(path: path)
+        if stringKeys {
+            try store.collection(KeyedNote.self, named: "notes").insert(contentsOf: [
+                KeyedNote(id: "f", text: "the quick brown fox"), KeyedNote(id: "d", text: "a lazy dog sleeps"),
+            ])
+        } else {
+            try store.collection(named: "notes").insert(contentsOf: [["text": "the quick brown fox"], ["text": "a lazy dog sleeps"]])
+        }
+        let notes = store.collection(named: "notes")
+        let index = try notes.createSearchIndex(on: FieldPath("text"))
+        #expect(try store.check(collection: "notes").isHealthy, "a sound index is not a problem")
+        #expect(try notes.count(Self.fox) == 1)
+        return (store, notes, index)
+    }
+
+    @Test func aDocumentRemovedFromTheIndexIsFoundByCheckAndIndexedAgainByRepair() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, notes, index) = try Self.store(at: path, stringKeys: false)
+        // Another tool tells FTS5 to forget the first note.
+        let fts = quoteIdentifier(index.name)
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "INSERT INTO \(fts)(\(fts), rowid, c0) VALUES ('delete', 1, 'the quick brown fox')")
+        }
+        #expect(try notes.count(Self.fox) == 0, "the note is hidden from searches")
+
+        let report = try store.check(collection: "notes")
+        #expect(!report.isHealthy && report.needsRepair)
+        #expect(report.searchIndexProblem?.contains(index.name) == true, "\(report)")
+        #expect("\(report)".contains(".repair notes would make its search indexes again"), "\(report)")
+        #expect("\(try store.check())".contains("to repair: .repair notes"))
+
+        let repaired = try store.repair(collection: "notes")
+        #expect(repaired.rebuiltSearchIndexes == [index.name] && repaired.movedKeys.isEmpty, "\(repaired)")
+        #expect(try notes.count(Self.fox) == 1)
+        #expect(try store.check(collection: "notes").isHealthy)
+        #expect(try store.repair(collection: "notes").rebuiltSearchIndexes.isEmpty, "nothing more to make again")
+    }
+
+    /// String keys are numbered for FTS5 in a table of their own: a key missing
+    /// there hides its document from every search, even after FTS5's own rebuild.
+    @Test func aStringKeyLostFromTheNumberingIsFoundAndRestored() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, notes, index) = try Self.store(at: path, stringKeys: true)
+        let keys = quoteIdentifier(SearchIndexSQL.keysName(index))
+        let fts = quoteIdentifier(index.name)
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "DELETE FROM \(keys) WHERE key = 'f'")
+            try db.execute(sql: "INSERT INTO \(fts)(\(fts)) VALUES ('rebuild')")
+        }
+        #expect(try notes.count(Self.fox) == 0)
+        #expect(try store.check(collection: "notes").searchIndexProblem != nil)
+        #expect(try store.repair(collection: "notes").rebuiltSearchIndexes == [index.name])
+        #expect(try notes.keys(Self.fox) == [.string("f")])
+        #expect(try store.check(collection: "notes").isHealthy)
+    }
+
+    /// FTS5 compares an index with its documents only on a connection that may
+    /// write: a store opened read-only still checks everything else.
+    @Test func aReadOnlyStoreChecksWithoutTheSearchIndexes() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, _, _) = try Self.store(at: path, stringKeys: false)
+        try store.close()
+        let readOnly = try DocumentStore(path: path, readOnly: true)
+        #expect(try readOnly.check().isHealthy)
+        try readOnly.close()
+    }
+}
