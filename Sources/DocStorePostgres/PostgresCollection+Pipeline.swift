@@ -88,7 +88,9 @@ extension PostgresCollection {
     /// before it, in one transaction); returns how many it changed.
     ///
     /// - Throws: ``DocStore/DocStoreError/invalidUpdate(collection:field:key:reason:)``
-    ///   when an increment meets something other than a number;
+    ///   when a `set` meets a part of its path that can't hold the next (see
+    ///   ``DocStore/PostgresCompiler/blockedSets(at:_:)``), or an increment
+    ///   something other than a number;
     ///   ``DocStore/DocStoreError/numericOverflow(collection:field:key:reason:)``
     ///   when it would go past what DocStore's numbers hold exactly.
     @discardableResult
@@ -101,6 +103,13 @@ extension PostgresCollection {
         let statement = try compiler.update(updates, query)
         let kind = keyKind()
         let run = { (session: PostgresSession) async throws -> Int in
+            for case .set(let path, _) in updates {
+                guard let blocked = try compiler.blockedSets(at: path, query),
+                      let row = try await session.rows(blocked, collection: name).first?.makeRandomAccess() else { continue }
+                let (length, type) = (try row[1].decode(Int.self), try row[2].decode(String.self))
+                throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: try decodeKey(row[0], kind: kind),
+                                                  reason: PostgresCompiler.blockedSetReason(path, length: length, type: type))
+            }
             for case .increment(let path, let amount) in updates {
                 if let row = try await session.rows(compiler.nonNumbers(at: path, query), collection: name).first {
                     throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: try decodeKey(row.makeRandomAccess()[0], kind: kind),

@@ -124,6 +124,20 @@ public struct PostgresCompiler: Sendable {
         CompiledStatement(try compiler.postgresUpdate(updates, query))
     }
 
+    /// The first selected document in which a `set` of `path` would change
+    /// nothing (see ``DocStore/QueryCompiler/blockedSets(at:_:)``): its key, how
+    /// many parts of the path lead to the value in the way, and its `jsonb_typeof`.
+    /// Nil for a path of one part.
+    public func blockedSets(at path: FieldPath, _ query: DocumentQuery) throws -> CompiledStatement? {
+        try compiler.blockedSets(at: path, query).map(CompiledStatement.init)
+    }
+
+    /// Why a `set` of `path` changes nothing in a document whose first `length`
+    /// parts hold a value of JSON type `type`.
+    public static func blockedSetReason(_ path: FieldPath, length: Int, type: String) -> String {
+        QueryCompiler.blockedSetReason(path, length: length, type: type)
+    }
+
     /// The key of the first selected document whose field an increment can't
     /// change (something other than a number, missing or null); no row when none.
     public func nonNumbers(at path: FieldPath, _ query: DocumentQuery) throws -> CompiledStatement {

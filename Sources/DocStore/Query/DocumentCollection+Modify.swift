@@ -36,8 +36,11 @@ extension DocumentCollection {
     ///
     /// - `set` creates missing parent objects; `increment` treats a missing or null
     ///   field as 0.
-    /// - Throws: ``DocStoreError/invalidUpdate(collection:field:key:reason:)`` when an
-    ///   increment meets a value that is not a number (naming the first such
+    /// - Throws: ``DocStoreError/invalidUpdate(collection:field:key:reason:)`` when a
+    ///   `set` meets a part of its path that can't hold the next (a member of a
+    ///   number, string, boolean, array or null; an element of something other
+    ///   than an array, or past its end), which would leave the document as it
+    ///   was; or when an increment meets a value that is not a number (naming the first such
     ///   document); ``DocStoreError/uniqueConstraint(collection:fields:key:)`` naming
     ///   the first document whose change breaks a unique index;
     ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` for overlapping
@@ -55,6 +58,15 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
+                    for case .set(let path, _) in updates {
+                        guard let blocked = try compiler.blockedSets(at: path, query) else { continue }
+                        var found: (key: DocumentKey, length: Int, type: String)?
+                        try run(blocked, in: db) { found = ($0.key(at: 0, kind: info.keyKind), Int($0.int64(at: 1)), $0.string(at: 2)) }
+                        if let found {
+                            throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: found.key,
+                                                              reason: QueryCompiler.blockedSetReason(path, length: found.length, type: found.type))
+                        }
+                    }
                     for case .increment(let path, let amount) in updates {
                         if let offender = try firstKey(compiler.nonNumbers(at: path, query), info: info, in: db) {
                             throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: offender,

@@ -3,7 +3,8 @@ extension QueryCompiler {
     /// documents: one statement, the changes applied in order.
     ///
     /// - `set` writes the value (creating missing parent objects; a parent that is
-    ///   not an object leaves the document unchanged, as SQLite's `json_set` does);
+    ///   not an object leaves the document unchanged, as SQLite's `json_set` does,
+    ///   which the caller refuses first: ``blockedSets(at:_:)``);
     /// - `remove` deletes the member or element;
     /// - `increment` adds a number to the field: missing and null count as 0;
     ///   integer + integer stays an integer, anything else is a real written with
@@ -51,6 +52,56 @@ extension QueryCompiler {
             break
         }
         return "SELECT key FROM \(table)" + (try restricted(query)) + " AND (" + overflow + ") ORDER BY key LIMIT 1"
+    }
+
+    /// The first selected document in which a `set` of `path` would change
+    /// nothing: a part of the path holds a value that can't hold the next part (a
+    /// member of something other than an object, null included; an element of
+    /// something other than an array, or past its end). `json_set` and `jsonb_set`
+    /// leave such a document as it is, which an update would count as changed.
+    /// Its row: the key, how many parts of the path lead to the blocking value,
+    /// and that value's JSON type (as the dialect names it). Nil for a path of one
+    /// part (the document is an object).
+    func blockedSets(at path: FieldPath, _ query: DocumentQuery) throws -> SQLFragment? {
+        let components = path.components
+        guard components.count > 1 else { return nil }
+        var tests: [SQLFragment] = []
+        var types: [SQLFragment] = []
+        for length in 1..<components.count {
+            let part = try FieldSQL.checked(FieldPath(Array(components[..<length])), from: .document, collection: collection, dialect: dialect)
+            let cannotHold: SQLFragment = switch components[length] {
+            case .key: part.type + " <> 'object'"
+            case .index(let index): part.type + " <> 'array' OR " + part.arrayLength + " < \(index)"
+            }
+            tests.append("(" + part.type + " IS NOT NULL AND (" + cannotHold + "))")
+            types.append(part.type)
+        }
+        let which = SQLFragment.joined(tests.indices.map { "WHEN " + tests[$0] + " THEN \($0 + 1)" }, separator: " ")
+        let type = SQLFragment.joined(tests.indices.map { "WHEN " + tests[$0] + " THEN " + types[$0] }, separator: " ")
+        return "SELECT key, CASE " + which + " END, CASE " + type + " END FROM \(table)" + (try restricted(query))
+            + " AND (" + .joined(tests, separator: " OR ") + ") ORDER BY key LIMIT 1"
+    }
+
+    /// Why a `set` of `path` changes nothing in a document: the first `length`
+    /// parts of the path hold a value of JSON type `type` (SQLite's or
+    /// PostgreSQL's name), which can't hold the next part.
+    static func blockedSetReason(_ path: FieldPath, length: Int, type: String) -> String {
+        let holder = FieldPath(Array(path.components.prefix(length)))
+        let value = switch type {
+        case "true", "false", "boolean": "a boolean"
+        case "integer", "real", "number": "a number"
+        case "text", "string": "a string"
+        case "array": "an array"
+        case "object": "an object"
+        default: "null"
+        }
+        let part: String
+        if length < path.components.count, case .index(let index) = path.components[length] {
+            part = type == "array" ? "no element [\(index)] to set (an array grows by one element at its end)" : "no elements"
+        } else {
+            part = "no members"
+        }
+        return "\(holder) is \(value) there, which has \(part); set \(holder) itself, or choose another field"
     }
 
     /// Refuses updates whose paths overlap (one inside another, or the same).

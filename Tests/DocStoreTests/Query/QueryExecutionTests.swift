@@ -141,16 +141,43 @@ struct QueryExecutionTests {
             #expect(try await untyped.update(DocumentQuery(.compare(teamId, .equal, 2)), [.increment(FieldPath("ratio"), 0.2)]) == 2)
             let stored = try await untyped.select(DocumentQuery(.compare(FieldPath("id"), .equal, 3)), fields: [FieldPath("ratio")])
             #expect(stored == [[.double(0.1 + 0.2)]], "reals are written exactly")
-            // json_set's rules: a parent of another type leaves the document as it
-            // was; position 0 of a missing array creates it; the end appends.
+            // Position 0 of a missing array creates it; the end appends.
             #expect(try await untyped.update(DocumentQuery(.compare(FieldPath("id"), .equal, 5)),
-                                             [.set(FieldPath("lastName", "x"), 1), .set(FieldPath([.key("list"), .index(0)]), "a"),
-                                              .set(FieldPath([.key("tags"), .index(1)]), "new"), .set(FieldPath([.key("tags"), .index(5)]), "far")]) == 1)
+                                             [.set(FieldPath([.key("list"), .index(0)]), "a"), .set(FieldPath([.key("tags"), .index(1)]), "new")]) == 1)
             let five = try await untyped.get(5)
             #expect(five?["lastName"] == "Longoria" && five?["list"] == ["a"] && five?["tags"] == ["infield", "new"], "\(String(describing: five))")
             #expect(try await untyped.update(DocumentQuery(.compare(FieldPath("id"), .equal, 5)),
                                              [.remove(FieldPath([.key("tags"), .index(0)])), .remove(FieldPath("lastName", "x"))]) == 1)
             #expect(try await untyped.get(5)?["tags"] == ["new"])
+        }
+    }
+
+    /// `json_set` and `jsonb_set` leave a document as it was when a part of the
+    /// path holds a value that can't hold the next part: the update is refused,
+    /// naming the document and the part, rather than counted as made.
+    @Test(arguments: Backend.allCases)
+    func aSetThroughAValueThatCantHoldItFailsNamingTheDocumentAndChangesNothing(backend: Backend) async throws {
+        try await withPlayers(backend) { _, store async throws in
+            let untyped = store.collection(named: "players")
+            let before = try await untyped.all()
+            let five = DocumentQuery(.compare(FieldPath("id"), .equal, 5))
+            let cases: [(FieldPath, String)] = [
+                (FieldPath("lastName", "x"), "lastName is a string there, which has no members"),
+                (FieldPath([.key("tags"), .index(5)]), "tags is an array there, which has no element [5]"),
+                (FieldPath([.key("tags"), .key("first")]), "tags is an array there, which has no members"),
+                (FieldPath([.key("tags"), .index(0), .key("x")]), "tags[0] is a string there, which has no members"),
+                (FieldPath([.key("number"), .index(0)]), "number is a number there, which has no elements"),
+            ]
+            for (path, reason) in cases {
+                let error = try await #require(throws: DocStoreError.self) {
+                    try await untyped.update(five, [.set(FieldPath("note"), "kept?"), .set(path, 1)])
+                }
+                guard case let .invalidUpdate(collection, field, key, message) = error else { Issue.record("\(error)"); continue }
+                #expect(collection == "players" && field == path.description && key == .integer(5))
+                #expect(message.contains(reason), "\(message)")
+            }
+            #expect(try await untyped.all() == before, "nothing changed, the other set included")
+            #expect(try await untyped.update(five, [.set(FieldPath("newParent", "x"), 1)]) == 1, "a missing part is created")
         }
     }
 

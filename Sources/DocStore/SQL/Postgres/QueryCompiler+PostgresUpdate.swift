@@ -4,7 +4,8 @@
 /// - `set` creates missing parents (an object for a member, an array for
 ///   position 0), replaces an element or appends one at the array's end, and
 ///   leaves the document unchanged when a parent is of another type (or null,
-///   or a position past the end) — where `jsonb_set` would create nothing;
+///   or a position past the end) — where `jsonb_set` would create nothing (the
+///   caller refuses such documents first: ``QueryCompiler/blockedSets(at:_:)``);
 /// - `remove` deletes a member of an object or an element of an array only;
 /// - `increment` adds to a number (missing and null as 0): integers stay
 ///   integers, anything else is a real.
