@@ -57,7 +57,8 @@ extension QueryCompiler {
     /// The first selected document in which a `set` of `path` would change
     /// nothing: a part of the path holds a value that can't hold the next part (a
     /// member of something other than an object, null included; an element of
-    /// something other than an array, or past its end). `json_set` and `jsonb_set`
+    /// something other than an array, or past its end; an element other than the
+    /// first of a missing array, which a set can't make). `json_set` and `jsonb_set`
     /// leave such a document as it is, which an update would count as changed.
     /// Its row: the key, how many parts of the path lead to the blocking value,
     /// and that value's JSON type (as the dialect names it). Nil for a path of one
@@ -69,12 +70,16 @@ extension QueryCompiler {
         var types: [SQLFragment] = []
         for length in 1..<components.count {
             let part = try FieldSQL.checked(FieldPath(Array(components[..<length])), from: .document, collection: collection, dialect: dialect)
-            let cannotHold: SQLFragment = switch components[length] {
-            case .key: part.type + " <> 'object'"
-            case .index(let index): part.type + " <> 'array' OR " + part.arrayLength + " < \(index)"
+            switch components[length] {
+            case .key:
+                tests.append("(" + part.type + " IS NOT NULL AND " + part.type + " <> 'object')")
+            case .index(let index):
+                // A missing part is made an array only for element 0.
+                let missing: SQLFragment = index > 0 ? "(" + part.type + " IS NULL) OR " : ""
+                tests.append("(" + missing + "(" + part.type + " IS NOT NULL AND (" + part.type + " <> 'array' OR "
+                             + part.arrayLength + " < \(index))))")
             }
-            tests.append("(" + part.type + " IS NOT NULL AND (" + cannotHold + "))")
-            types.append(part.type)
+            types.append("coalesce(" + part.type + ", 'missing')")
         }
         let which = SQLFragment.joined(tests.indices.map { "WHEN " + tests[$0] + " THEN \($0 + 1)" }, separator: " ")
         let type = SQLFragment.joined(tests.indices.map { "WHEN " + tests[$0] + " THEN " + types[$0] }, separator: " ")
@@ -93,15 +98,20 @@ extension QueryCompiler {
         case "text", "string": "a string"
         case "array": "an array"
         case "object": "an object"
+        case "missing": "missing"
         default: "null"
         }
         let part: String
         if length < path.components.count, case .index(let index) = path.components[length] {
-            part = type == "array" ? "no element [\(index)] to set (an array grows by one element at its end)" : "no elements"
+            part = switch type {
+            case "array": ", which has no element [\(index)] to set (an array grows by one element at its end)"
+            case "missing": ", and a set makes a new array only for its element [0], not [\(index)]"
+            default: ", which has no elements"
+            }
         } else {
-            part = "no members"
+            part = ", which has no members"
         }
-        return "\(holder) is \(value) there, which has \(part); set \(holder) itself, or choose another field"
+        return "\(holder) is \(value) there\(part); set \(holder) itself, or choose another field"
     }
 
     /// Refuses updates whose paths overlap (one inside another, or the same).

@@ -167,6 +167,8 @@ struct QueryExecutionTests {
                 (FieldPath([.key("tags"), .key("first")]), "tags is an array there, which has no members"),
                 (FieldPath([.key("tags"), .index(0), .key("x")]), "tags[0] is a string there, which has no members"),
                 (FieldPath([.key("number"), .index(0)]), "number is a number there, which has no elements"),
+                (FieldPath([.key("list"), .index(1)]), "list is missing there, and a set makes a new array only for its element [0]"),
+                (FieldPath([.key("new"), .key("list"), .index(2)]), "new.list is missing there"),
             ]
             for (path, reason) in cases {
                 let error = try await #require(throws: DocStoreError.self) {
