@@ -388,12 +388,28 @@ public final class DocumentStore: Sendable {
     /// Runs a single-document read on the point reader, or returns nil when it
     /// can't: an in-memory store, a read inside a transaction or snapshot of this
     /// thread (which must go through its connection), a collection not cached yet,
-    /// or one that another process dropped since (the cache is then forgotten).
+    /// or a schema that another process changed since (the cache is then
+    /// forgotten): a collection dropped, or dropped and made again, perhaps with
+    /// keys of another kind, which the cached entry would read wrongly (key 1
+    /// finding the document `"1"`).
     func pointRead<R>(collection name: String, sql: String, _ read: (RawStatement, CollectionInfo) throws -> R) throws -> R? {
         guard let pointReader = pointReaderOutsideTransactions, let info = collectionCache.committed(name) else { return nil }
         do {
-            return try pointReader.withStatement(sql) { try read($0, info) }
+            let found = try pointReader.withStatement(sql) { statement -> R? in
+                // SQLite prepares a statement again when the schema changed.
+                let prepared = statement.reprepareCount
+                let found = try read(statement, info)
+                return statement.reprepareCount == prepared ? found : nil
+            }
+            if found == nil { collectionCache.forgetCommitted() }
+            return found
         } catch let failure as SQLiteFailure where failure.isMissingTable {
+            collectionCache.forgetCommitted()
+            return nil
+        } catch is DocStoreError {
+            // Refused by what the entry says (a key of the other kind), or a
+            // document that doesn't decode: asked again on a connection that
+            // checks the entry first, which throws the same error when it stands.
             collectionCache.forgetCommitted()
             return nil
         }

@@ -55,6 +55,12 @@ struct RawStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// How many times SQLite prepared the statement again because the schema
+    /// changed (another connection created, dropped or altered something).
+    var reprepareCount: Int32 {
+        sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+    }
+
     /// The GRDB statement this one steps, when GRDB prepared it.
     var prepared: Statement? { owner }
 

@@ -71,6 +71,28 @@ struct PointReadTests {
         #expect(try teams.get(1) == nil)
     }
 
+    /// Another process drops the collection and makes it again with keys of the
+    /// other kind: the cached entry would bind key 1 to the text key "1" and
+    /// return that document, or refuse the new kind of key.
+    @Test func aCollectionMadeAgainElsewhereWithOtherKeysIsReadWithThem() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        struct Named: Codable, Identifiable { var id: String; var a: Int }
+        let docs = store.collection(named: "c")
+        try docs.insert(["id": 1, "a": 1])
+        #expect(try docs.get(1) == ["id": 1, "a": 1])
+        let other = try DocumentStore(path: directory.appendingPathComponent("store.sqlite").path)
+        #expect(try other.dropCollection(named: "c"))
+        try other.collection(Named.self, named: "c").insert(Named(id: "1", a: 2))
+        #expect(throws: DocStoreError.self, "c has string keys now") { try docs.get(1) }
+        #expect(try docs.get("1") == ["id": "1", "a": 2])
+        #expect(try other.dropCollection(named: "c"))
+        try other.collection(named: "c").insert(["id": 1, "a": 3])
+        #expect(throws: DocStoreError.self, "c has integer keys again") { try docs.get("1") }
+        #expect(try docs.get(1) == ["id": 1, "a": 3])
+        #expect(try docs.exists(1))
+        try other.close()
+    }
+
     @Test func manyThreadsReadInParallel() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let teams = self.teams
