@@ -88,7 +88,7 @@ extension PostgresCollection {
     /// before it, in one transaction); returns how many it changed.
     ///
     /// - Throws: ``DocStore/DocStoreError/invalidUpdate(collection:field:key:reason:)``
-    ///   when a `set` meets a part of its path that can't hold the next (see
+    ///   when a `set` or an increment meets a part of its path that can't hold the next (see
     ///   ``DocStore/PostgresCompiler/blockedSets(at:_:)``), or an increment
     ///   something other than a number;
     ///   ``DocStore/DocStoreError/numericOverflow(collection:field:key:reason:)``
@@ -103,7 +103,7 @@ extension PostgresCollection {
         let statement = try compiler.update(updates, query)
         let kind = keyKind()
         let run = { (session: PostgresSession) async throws -> Int in
-            for case .set(let path, _) in updates {
+            for path in updates.compactMap(\.writtenPath) {
                 guard let blocked = try compiler.blockedSets(at: path, query),
                       let row = try await session.rows(blocked, collection: name).first?.makeRandomAccess() else { continue }
                 let (length, type) = (try row[1].decode(Int.self), try row[2].decode(String.self))

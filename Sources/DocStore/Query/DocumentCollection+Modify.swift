@@ -37,7 +37,7 @@ extension DocumentCollection {
     /// - `set` creates missing parent objects; `increment` treats a missing or null
     ///   field as 0.
     /// - Throws: ``DocStoreError/invalidUpdate(collection:field:key:reason:)`` when a
-    ///   `set` meets a part of its path that can't hold the next (a member of a
+    ///   `set` or an increment meets a part of its path that can't hold the next (a member of a
     ///   number, string, boolean, array or null; an element of something other
     ///   than an array, or past its end), which would leave the document as it
     ///   was; or when an increment meets a value that is not a number (naming the first such
@@ -58,7 +58,7 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
-                    for case .set(let path, _) in updates {
+                    for path in updates.compactMap(\.writtenPath) {
                         guard let blocked = try compiler.blockedSets(at: path, query) else { continue }
                         var found: (key: DocumentKey, length: Int, type: String)?
                         try run(blocked, in: db) { found = ($0.key(at: 0, kind: info.keyKind), Int($0.int64(at: 1)), $0.string(at: 2)) }

@@ -166,6 +166,17 @@ extension FieldUpdate {
         case .set(let path, _), .increment(let path, _), .remove(let path): path
         }
     }
+
+    /// The field a `set` or an increment writes (with `json_set`, which makes
+    /// missing parts and leaves the document as it was where a part can't hold
+    /// the next); nil for a removal, which changes nothing where there is
+    /// nothing to remove.
+    package var writtenPath: FieldPath? {
+        switch self {
+        case .set(let path, _), .increment(let path, _): path
+        case .remove: nil
+        }
+    }
 }
 
 extension DocumentKey {

@@ -178,6 +178,12 @@ struct QueryExecutionTests {
                 #expect(collection == "players" && field == path.description && key == .integer(5))
                 #expect(message.contains(reason), "\(message)")
             }
+            for increment in [FieldUpdate.increment(FieldPath("lastName", "x"), 1), .increment(FieldPath([.key("tags"), .index(3)]), 1)] {
+                let error = try await #require(throws: DocStoreError.self) { try await untyped.update(five, [.set(FieldPath("note"), "kept?"), increment]) }
+                guard case let .invalidUpdate(_, field, key, _) = error else { Issue.record("\(error)"); continue }
+                #expect(field == increment.path.description && key == .integer(5), "an increment writes with json_set too")
+            }
+            #expect(try await untyped.update(five, [.remove(FieldPath("lastName", "x"))]) == 1, "nothing to remove is no error")
             #expect(try await untyped.all() == before, "nothing changed, the other set included")
             #expect(try await untyped.update(five, [.set(FieldPath("newParent", "x"), 1)]) == 1, "a missing part is created")
         }
