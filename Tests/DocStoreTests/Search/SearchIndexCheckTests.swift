@@ -71,6 +71,38 @@ struct SearchIndexCheckTests {
         #expect(try store.check(collection: "notes").isHealthy)
     }
 
+    /// An index whose objects were dropped or whose own tables were damaged (so
+    /// that SQLite can't open it, and every write to the collection fails in its
+    /// trigger) is named by `check` and made again by `repair`: under a new name
+    /// when the damaged table can't be dropped.
+    @Test(arguments: [
+        ("DROP TRIGGER docstore_search_1_update", "its trigger \"docstore_search_1_update\" is missing", "docstore_search_1"),
+        ("DROP VIEW docstore_search_1_source", "its view \"docstore_search_1_source\" is missing", "docstore_search_1"),
+        ("DROP TABLE docstore_search_1", "its table \"docstore_search_1\" is missing", "docstore_search_1"),
+        ("DELETE FROM docstore_search_1_config", "it can't be opened", "docstore_search_2"),
+    ])
+    func missingOrUnopenableIndexesAreMadeAgain(damage: String, finding: String, remade: String) throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (made, _, index) = try Self.store(at: path, stringKeys: false)
+        #expect(index.name == "docstore_search_1")
+        try made.close()
+        // Damaged by another tool; opened afresh (a connection keeps an FTS5
+        // table it has opened, with what it read of it).
+        let tool = try DatabaseQueue(path: path)
+        try tool.write { db in try db.execute(sql: damage) }
+        try tool.close()
+        let store = try DocumentStore(path: path)
+        let notes = store.collection(named: "notes")
+        let report = try store.check(collection: "notes")
+        #expect(report.searchIndexProblem?.contains(finding) == true, "\(report)")
+        #expect(try store.repair(collection: "notes").rebuiltSearchIndexes == [remade])
+        try notes.update(DocumentQuery(.compare(FieldPath("text"), .equal, "a lazy dog sleeps")), [.set(FieldPath("text"), "a fox sleeps")])
+        #expect(try notes.count(Self.fox) == 2, "writes reach the index again")
+        #expect(try store.check(collection: "notes").isHealthy)
+        #expect(try notes.searchIndexes().map(\.name) == [remade])
+    }
+
     /// FTS5 compares an index with its documents only on a connection that may
     /// write: a store opened read-only still checks everything else.
     @Test func aReadOnlyStoreChecksWithoutTheSearchIndexes() throws {
