@@ -388,15 +388,19 @@ public final class DocumentStore: Sendable {
     /// Runs a single-document read on the point reader, or returns nil when it
     /// can't: an in-memory store, a read inside a transaction or snapshot of this
     /// thread (which must go through its connection), a collection not cached yet,
-    /// or a schema that another process changed since (the cache is then
-    /// forgotten): a collection dropped, or dropped and made again, perhaps with
-    /// keys of another kind, which the cached entry would read wrongly (key 1
-    /// finding the document `"1"`).
+    /// or a schema that another process may have changed since the entry was
+    /// read (the cache is then forgotten): a collection dropped, or dropped and
+    /// made again, perhaps with keys of another kind, which the cached entry
+    /// would read wrongly (key 1 finding the document `"1"`).
+    ///
+    /// SQLite prepares a statement again when the schema changed, which says
+    /// so for a statement prepared before; a statement prepared just now may
+    /// have been prepared after a change, so its first read is asked again too.
     func pointRead<R>(collection name: String, sql: String, _ read: (RawStatement, CollectionInfo) throws -> R) throws -> R? {
         guard let pointReader = pointReaderOutsideTransactions, let info = collectionCache.committed(name) else { return nil }
         do {
-            let found = try pointReader.withStatement(sql) { statement -> R? in
-                // SQLite prepares a statement again when the schema changed.
+            let found = try pointReader.withStatement(sql) { statement, isNew -> R? in
+                if isNew { return nil }
                 let prepared = statement.reprepareCount
                 let found = try read(statement, info)
                 return statement.reprepareCount == prepared ? found : nil

@@ -90,6 +90,14 @@ struct PointReadTests {
         #expect(throws: DocStoreError.self, "c has integer keys again") { try docs.get("1") }
         #expect(try docs.get(1) == ["id": 1, "a": 3])
         #expect(try docs.exists(1))
+        // The change comes before this store's first point read of `d`: its
+        // statement is prepared after the change, which SQLite then can't report.
+        let first = store.collection(named: "d")
+        try first.insert(["id": 1, "a": 1])
+        #expect(try other.dropCollection(named: "d"))
+        try other.collection(Named.self, named: "d").insert(Named(id: "1", a: 2))
+        #expect(throws: DocStoreError.self, "d has string keys now") { try first.get(1) }
+        #expect(try !first.exists("2"))
         try other.close()
     }
 
