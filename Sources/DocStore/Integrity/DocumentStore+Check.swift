@@ -67,13 +67,17 @@ extension DocumentStore {
     }
 
     /// What is wrong with a checked collection's search indexes, checked on the
-    /// writer (FTS5's check is an `INSERT` that changes nothing); nil when the
-    /// store is read-only, or its pages are damaged (which `check` reports, and
-    /// which the search index check would only report again).
+    /// writer (FTS5's comparison with the documents is an `INSERT` that changes
+    /// nothing); on a store opened read-only, without that comparison. Nil when
+    /// its pages are damaged (which `check` reports, and which the search index
+    /// check would only report again).
     private func searchIndexProblem(of checked: CollectionCheck) throws -> String? {
-        guard !isReadOnly, !checked.hasDamagedPages else { return nil }
+        guard !checked.hasDamagedPages else { return nil }
         return try access(collection: checked.collection) {
-            try writeAccess { db in
+            if isReadOnly {
+                return try readAccess { db in try SearchIndexCheck.problem(of: checked.collection, comparingContent: false, in: db) }
+            }
+            return try writeAccess { db in
                 try withinTransaction(db) { try SearchIndexCheck.problem(of: checked.collection, in: db) }
             }
         }

@@ -12,9 +12,11 @@ enum SearchIndexCheck {
     /// its documents (or it has none).
     ///
     /// FTS5 compares an index with its documents as an `INSERT` command that
-    /// changes nothing, which SQLite runs only on a connection that may write.
-    static func problem(of collection: String, in db: Database) throws -> String? {
-        let stale = try staleIndexes(of: collection, in: db)
+    /// changes nothing, which SQLite runs only on a connection that may write:
+    /// without `comparingContent` (a store opened read-only), only the index's
+    /// objects and its numbering of string keys are checked.
+    static func problem(of collection: String, comparingContent: Bool = true, in db: Database) throws -> String? {
+        let stale = try staleIndexes(of: collection, comparingContent: comparingContent, in: db)
         guard !stale.isEmpty else { return nil }
         let list = stale.map { "\(DocumentKey.quoted($0.index.name)) (\($0.why))" }.joined(separator: ", ")
         return "its search index\(stale.count == 1 ? "" : "es") \(list) \(stale.count == 1 ? "doesn't" : "don't") hold what the documents say: searches may miss documents or find wrong ones"
@@ -48,18 +50,27 @@ enum SearchIndexCheck {
     }
 
     /// The collection's search indexes that don't match its documents, and why:
-    /// an object missing (the FTS5 table, the view it reads, a trigger, the table
-    /// numbering string keys), a key that numbering lacks or keeps for a document
-    /// that is gone, FTS5's integrity check against the documents failing, or
-    /// the FTS5 table not opening at all.
-    private static func staleIndexes(of collection: String, in db: Database) throws -> [(index: SearchIndexInfo, why: String)] {
-        let keyed = try Catalog.collection(named: collection, in: db)?.keyKind ?? .integer != .integer
+    /// an object missing or not as DocStore makes it (the FTS5 table and its
+    /// tokenizer, the view it reads, a trigger, the table numbering string keys),
+    /// a key that numbering lacks or keeps for a document that is gone, FTS5's
+    /// integrity check against the documents failing, or the FTS5 table not
+    /// opening at all.
+    private static func staleIndexes(of collection: String, comparingContent: Bool = true,
+                                     in db: Database) throws -> [(index: SearchIndexInfo, why: String)] {
+        let keyKind = try Catalog.collection(named: collection, in: db)?.keyKind ?? .integer
+        let keyed = keyKind != .integer
         return try Catalog.searchIndexes(of: collection, in: db).compactMap { index in
             let objects = [(index.name, "table"), (SearchIndexSQL.sourceName(index), "view")]
                 + ["_insert", "_update", "_delete"].map { (index.name + $0, "trigger") }
                 + (keyed ? [(SearchIndexSQL.keysName(index), "table")] : [])
-            for (name, type) in objects where try !exists(name, type: type, in: db) {
-                return (index, "its \(type) \(DocumentKey.quoted(name)) is missing")
+            let made = try SearchIndexSQL.create(index, keyKind: keyKind)
+            for (name, type) in objects {
+                let stored = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = ? AND name = ?", arguments: [type, name])
+                guard let stored else { return (index, "its \(type) \(DocumentKey.quoted(name)) is missing") }
+                let creating = ["CREATE TABLE ", "CREATE VIRTUAL TABLE ", "CREATE VIEW ", "CREATE TRIGGER "].map { $0 + quoteIdentifier(name) + " " }
+                if let statement = made.first(where: { statement in creating.contains { statement.hasPrefix($0) } }), statement != stored {
+                    return (index, "its \(type) \(DocumentKey.quoted(name)) is not as DocStore makes it")
+                }
             }
             if keyed {
                 let (keys, table) = (quoteIdentifier(SearchIndexSQL.keysName(index)), quoteIdentifier(collection))
@@ -69,6 +80,7 @@ enum SearchIndexCheck {
                     """) ?? 0
                 if unmatched > 0 { return (index, "its numbering of the keys doesn't match the documents") }
             }
+            guard comparingContent else { return nil }
             let fts = quoteIdentifier(index.name)
             do {
                 try db.execute(sql: "INSERT INTO \(fts)(\(fts), rank) VALUES ('integrity-check', 1)")
@@ -79,10 +91,6 @@ enum SearchIndexCheck {
                 return (index, "it can't be opened: \(error.message ?? "\(error.resultCode)")")
             }
         }
-    }
-
-    private static func exists(_ name: String, type: String, in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = ? AND name = ?", arguments: [type, name]) ?? false
     }
 
     /// An error that says nothing about the index: the store busy or locked, out

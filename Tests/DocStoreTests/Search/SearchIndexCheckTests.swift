@@ -80,6 +80,11 @@ struct SearchIndexCheckTests {
         ("DROP VIEW docstore_search_1_source", "its view \"docstore_search_1_source\" is missing", "docstore_search_1"),
         ("DROP TABLE docstore_search_1", "its table \"docstore_search_1\" is missing", "docstore_search_1"),
         ("DELETE FROM docstore_search_1_config", "it can't be opened", "docstore_search_2"),
+        ("DROP TRIGGER docstore_search_1_insert; CREATE TRIGGER docstore_search_1_insert AFTER INSERT ON notes BEGIN SELECT 1; END",
+         "its trigger \"docstore_search_1_insert\" is not as DocStore makes it", "docstore_search_1"),
+        ("DROP TABLE docstore_search_1; CREATE VIRTUAL TABLE docstore_search_1 USING fts5(c0, content='docstore_search_1_source', "
+            + "content_rowid='id', tokenize='porter unicode61 remove_diacritics 2'); INSERT INTO docstore_search_1(docstore_search_1) VALUES ('rebuild')",
+         "its table \"docstore_search_1\" is not as DocStore makes it", "docstore_search_1"),
     ])
     func missingOrUnopenableIndexesAreMadeAgain(damage: String, finding: String, remade: String) throws {
         let (path, directory) = try temporaryStorePath()
@@ -104,14 +109,20 @@ struct SearchIndexCheckTests {
     }
 
     /// FTS5 compares an index with its documents only on a connection that may
-    /// write: a store opened read-only still checks everything else.
-    @Test func aReadOnlyStoreChecksWithoutTheSearchIndexes() throws {
+    /// write: a store opened read-only checks the index's objects without it.
+    @Test func aReadOnlyStoreChecksTheObjectsOfItsSearchIndexes() throws {
         let (path, directory) = try temporaryStorePath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (store, _, _) = try Self.store(at: path, stringKeys: false)
+        let (store, _, index) = try Self.store(at: path, stringKeys: false)
         try store.close()
         let readOnly = try DocumentStore(path: path, readOnly: true)
         #expect(try readOnly.check().isHealthy)
         try readOnly.close()
+        let tool = try DatabaseQueue(path: path)
+        try tool.write { db in try db.execute(sql: "DROP VIEW \(quoteIdentifier(SearchIndexSQL.sourceName(index)))") }
+        try tool.close()
+        let again = try DocumentStore(path: path, readOnly: true)
+        #expect(try again.check(collection: "notes").searchIndexProblem?.contains("is missing") == true)
+        try again.close()
     }
 }
