@@ -394,14 +394,15 @@ public final class DocumentStore: Sendable {
     /// would read wrongly (key 1 finding the document `"1"`).
     ///
     /// SQLite prepares a statement again when the schema changed, which says
-    /// so for a statement prepared before; a statement prepared just now may
-    /// have been prepared after a change, so its first read is asked again too.
+    /// so for a statement prepared before; for one prepared just now (perhaps
+    /// after a change), the entry's key kind is read again from the catalog, on
+    /// the same connection, in the same read.
     func pointRead<R>(collection name: String, sql: String, _ read: (RawStatement, CollectionInfo) throws -> R) throws -> R? {
         guard let pointReader = pointReaderOutsideTransactions, let info = collectionCache.committed(name) else { return nil }
         do {
-            let found = try pointReader.withStatement(sql) { statement, isNew -> R? in
-                if isNew { return nil }
+            let found = try pointReader.withStatement(sql) { statement, connection -> R? in
                 let prepared = statement.reprepareCount
+                if statement.isFirstRun, try Self.catalogKeyKind(of: name, on: connection) != info.keyKind { return nil }
                 let found = try read(statement, info)
                 return statement.reprepareCount == prepared ? found : nil
             }
@@ -417,6 +418,16 @@ public final class DocumentStore: Sendable {
             collectionCache.forgetCommitted()
             return nil
         }
+    }
+
+    /// The key kind the catalog gives the collection, read on a point reader's
+    /// connection; nil when it has none (or an unknown kind).
+    private static func catalogKeyKind(of name: String, on connection: ReadConnection) throws -> KeyKind? {
+        let statement = try connection.statement("SELECT key_kind FROM \(Catalog.collectionsTable) WHERE name = ?")
+        defer { statement.finish() }
+        statement.bind(.text(name), at: 1)
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return KeyKind(rawValue: statement.string(at: 0))
     }
 
     /// Runs `body` atomically: in a new immediate transaction, or in a savepoint when

@@ -37,20 +37,20 @@ final class PointReader: Sendable {
     }
 
     /// Runs `body` with the statement for `sql` on an idle connection, or on the
-    /// connection of this thread's batch, and whether it was prepared just now
-    /// (rather than before, on that connection).
-    func withStatement<R>(_ sql: String, _ body: (RawStatement, _ isNew: Bool) throws -> R) throws -> R {
+    /// connection of this thread's batch, and that connection (for another
+    /// statement in the same read).
+    func withStatement<R>(_ sql: String, _ body: (RawStatement, ReadConnection) throws -> R) throws -> R {
         if let batch = currentBatch.value, batch.reader == ObjectIdentifier(self) {
             let connection = try batch.connection ?? startTransaction(of: batch)
-            let (statement, isNew) = try connection.prepared(sql)
+            let statement = try connection.statement(sql)
             defer { statement.finish() }
-            return try body(statement, isNew)
+            return try body(statement, connection)
         }
         let connection = try checkOut()
         defer { checkIn(connection) }
-        let (statement, isNew) = try connection.prepared(sql)
+        let statement = try connection.statement(sql)
         defer { statement.finish() }
-        return try body(statement, isNew)
+        return try body(statement, connection)
     }
 
     /// Runs `body`, whose point reads on this thread share one connection and one
@@ -111,13 +111,8 @@ final class ReadConnection: @unchecked Sendable {
     }
 
     func statement(_ sql: String) throws -> RawStatement {
-        try prepared(sql).statement
-    }
-
-    /// The statement for `sql`, and whether it was prepared just now.
-    func prepared(_ sql: String) throws -> (statement: RawStatement, isNew: Bool) {
         if let prepared = statements[sql] {
-            return (RawStatement(handle: prepared, connection: handle), false)
+            return RawStatement(handle: prepared, connection: handle)
         }
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
@@ -126,7 +121,7 @@ final class ReadConnection: @unchecked Sendable {
                                 message: String(cString: sqlite3_errmsg(handle)))
         }
         statements[sql] = prepared
-        return (RawStatement(handle: prepared, connection: handle), true)
+        return RawStatement(handle: prepared, connection: handle)
     }
 
     /// `BEGIN`: the read transaction starts at the first read after it.

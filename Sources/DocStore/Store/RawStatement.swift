@@ -61,6 +61,11 @@ struct RawStatement {
         sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
     }
 
+    /// Whether the statement has never run to a reset yet (just prepared).
+    var isFirstRun: Bool {
+        sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_RUN, 0) == 0
+    }
+
     /// The GRDB statement this one steps, when GRDB prepared it.
     var prepared: Statement? { owner }
 
