@@ -3,7 +3,9 @@ public struct DamagedDocument: Sendable, Hashable, CustomStringConvertible {
     /// The document's key as stored (a key of the wrong kind shows as it is).
     public var key: DocumentKey
     /// Why it can't be read: not valid JSON (with line and column), nested too
-    /// deeply, or a key of another kind than the collection's.
+    /// deeply, a key of another kind than the collection's, or an `"id"` that
+    /// isn't its key (a read by key would give a document naming another, and
+    /// saving that back would write over the other).
     public var reason: String
 
     public var description: String { "document \(key): \(reason)" }

@@ -176,6 +176,9 @@ extension DocumentStore {
             } catch {
                 row.problem = row.problem ?? "not valid JSON: \(error.description)"
             }
+            if row.problem == nil, let type = statement.isNull(at: 3) ? nil : statement.string(at: 3) {
+                row.problem = Self.idProblem(type: type, statement: statement, valueAt: 4, key: row.key)
+            }
             try body(row)
         }
     }
@@ -191,6 +194,28 @@ extension DocumentStore {
         case UInt8(ascii: "n"): "null"
         default: "number"
         }
+    }
+
+    /// Why a document's `"id"` (of JSON type `type`, its value in column `valueAt`)
+    /// is not its key, or nil when it is. A read by key would give a document
+    /// naming another, and saving it back would write over that one.
+    private static func idProblem(type: String, statement: RawStatement, valueAt column: Int32, key: DocumentKey) -> String? {
+        let matches: Bool
+        switch (key, type) {
+        case (.integer(let number), "integer"): matches = statement.int64(at: column) == number
+        case (.integer(let number), "real"): matches = statement.double(at: column) == Double(number)
+        case (.string(let text), "text"): matches = statement.string(at: column) == text
+        case (.uuid(let uuid), "text"): matches = UUID(uuidString: statement.string(at: column)) == uuid
+        default: matches = false
+        }
+        guard !matches else { return nil }
+        let id = switch type {
+        case "text": DocumentKey.quoted(statement.string(at: column))
+        case "null", "true", "false": type
+        case "array", "object": "an \(type)"
+        default: statement.string(at: column)
+        }
+        return "its \"id\" is \(id), but it is stored under the key \(key): a read by key gives a document that names another, and saving it would write over that one"
     }
 
     /// Why a stored key is not one of the collection's kind, or nil.

@@ -11,7 +11,11 @@ enum IntegritySQL {
     /// Every row with the storage class of its key, for the full check (which
     /// validates each body with DocStore's own parser).
     static func rowsWithKeyType(collection: String) -> String {
-        "SELECT key, body, typeof(key) FROM \(quoteIdentifier(collection)) ORDER BY key"
+        // The body's "id", which must be the key, read only from valid JSON
+        // (json_extract fails the statement on text that isn't).
+        let id = quoteJSONPath([.key("id")])!
+        return "SELECT key, body, typeof(key), CASE WHEN json_valid(body) THEN json_type(body, \(id)) END, "
+            + "CASE WHEN json_valid(body) THEN json_extract(body, \(id)) END FROM \(quoteIdentifier(collection)) ORDER BY key"
     }
 
     /// Every row in key order, from the key bound to `?` on (inclusive) when

@@ -42,6 +42,36 @@ struct CheckAndRepairTests {
         #expect(report.duplicateMembers.map(\.description) == [keys[2]])
     }
 
+    /// A body whose `"id"` is not its key (written by another tool): a read by
+    /// key gives a model naming another document, and saving it writes over
+    /// that one. `check` names it; `repair` moves it, text unchanged. An `"id"`
+    /// that spells the key another way (a UUID in lower case, 5.0) or no `"id"`
+    /// at all is no problem.
+    @Test func aBodyWhoseIdIsNotItsKeyIsDamaged() throws {
+        let store = try DocumentStore.inMemory()
+        let teams = store.collection(Team.self)
+        try teams.insert(contentsOf: sampleTeams)
+        let account = Account(id: UUID(), owner: "a")
+        try store.collection(Account.self).insert(account)
+        try store.databaseWriter.write { db in
+            try db.execute(sql: #"UPDATE teams SET body = json_set(body, '$.id', 2) WHERE key = 1"#)
+            try db.execute(sql: #"UPDATE teams SET body = json_set(body, '$.id', '3') WHERE key = 3"#)
+            try db.execute(sql: #"UPDATE teams SET body = json_set(body, '$.id', 4.0) WHERE key = 4"#)
+            try db.execute(sql: #"UPDATE teams SET body = json_remove(body, '$.id') WHERE key = 2"#)
+            try db.execute(sql: "UPDATE accounts SET body = json_set(body, '$.id', lower(key))")
+        }
+        let report = try store.check(collection: "teams")
+        #expect(report.damaged.map(\.key) == [.integer(1), .integer(3)], "\(report)")
+        #expect(report.damaged.first?.reason.contains(#"its "id" is 2, but it is stored under the key 1"#) == true, "\(report)")
+        #expect(report.damaged.last?.reason.contains(#"its "id" is "3""#) == true, "\(report)")
+        #expect(try store.check(collection: "accounts").isHealthy)
+        let repaired = try store.repair(collection: "teams")
+        #expect(repaired.movedKeys == [.integer(1), .integer(3)])
+        #expect(try store.collection(named: "teams_damaged").count() == 2)
+        #expect(try teams.keys() == [.integer(2), .integer(4)])
+        #expect(try store.check().isHealthy)
+    }
+
     @Test func checkOfTheStoreRunsSQLitesIntegrityCheckAndValidatesTheCatalog() throws {
         let store = try storeWithDamagedTeams()
         let healthy = try DocumentStore.inMemory()
