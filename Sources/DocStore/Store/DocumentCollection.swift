@@ -69,6 +69,14 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Refuses a document whose own key (its `"id"`) is not the one it is stored
+    /// under, written so by another tool: handed out, a save of it would write
+    /// over the document it names.
+    private func checkOwnKey(of model: Model, storedUnder key: DocumentKey, info: CollectionInfo) throws {
+        guard let own = keyOf?(model).map({ adapt($0, to: info.keyKind) }), own != adapt(key, to: info.keyKind) else { return }
+        throw DocStoreError.corruptDocument(collection: name, key: key, reason: "its \"id\" is \(own), but it is stored under the key \(key) (written so by another tool), and saving it would write over document \(own); .check lists such documents and .repair moves them aside, text unchanged")
+    }
+
     /// The document stored under `key`, or `nil` when there is none.
     public func get(_ key: some DocumentKeyRepresentable) throws -> Model? {
         let key = key.documentKey
@@ -77,7 +85,9 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
                 try check(key, against: info)
                 statement.bind(key, at: 1)
                 guard try statement.step() else { return nil }
-                return try ModelCoding.decode(Model.self, from: statement.bytes(at: 0), collection: name, key: key)
+                let model = try ModelCoding.decode(Model.self, from: statement.bytes(at: 0), collection: name, key: key)
+                try checkOwnKey(of: model, storedUnder: key, info: info)
+                return model
             }
             if let found = try store.pointRead(collection: name, sql: sql.selectBody, read) { return found }
             return try store.readAccess { db in

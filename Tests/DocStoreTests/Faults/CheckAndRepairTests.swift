@@ -60,6 +60,9 @@ struct CheckAndRepairTests {
             try db.execute(sql: #"UPDATE teams SET body = json_remove(body, '$.id') WHERE key = 2"#)
             try db.execute(sql: "UPDATE accounts SET body = json_set(body, '$.id', lower(key))")
         }
+        // A read by key refuses it rather than hand out a model naming team 2.
+        let refused = try #require(throws: DocStoreError.self) { try teams.get(1) }
+        #expect("\(refused)".contains("saving it would write over document 2"), "\(refused)")
         let report = try store.check(collection: "teams")
         #expect(report.damaged.map(\.key) == [.integer(1), .integer(3)], "\(report)")
         #expect(report.damaged.first?.reason.contains(#"its "id" is 2, but it is stored under the key 1"#) == true, "\(report)")
