@@ -79,10 +79,16 @@ enum SearchIndexSQL {
         return statements
     }
 
+    /// The statement dropping the FTS5 table itself, which SQLite refuses when it
+    /// can't open it (its own tables damaged).
+    static func dropTable(_ index: SearchIndexInfo) -> String {
+        "DROP TABLE IF EXISTS \(quoteIdentifier(index.name))"
+    }
+
     /// The statements dropping the index's objects (whether or not they exist).
     static func drop(_ index: SearchIndexInfo) -> [String] {
         ["_insert", "_delete", "_update"].map { "DROP TRIGGER IF EXISTS \(quoteIdentifier(index.name + $0))" } + [
-            "DROP TABLE IF EXISTS \(quoteIdentifier(index.name))",
+            dropTable(index),
             "DROP VIEW IF EXISTS \(quoteIdentifier(sourceName(index)))",
             "DROP TABLE IF EXISTS \(quoteIdentifier(keysName(index)))",
         ]

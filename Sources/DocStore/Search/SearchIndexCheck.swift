@@ -34,8 +34,7 @@ enum SearchIndexCheck {
             for statement in SearchIndexSQL.drop(index) {
                 do {
                     try db.execute(sql: statement)
-                } catch let error as DatabaseError where statement.hasPrefix("DROP TABLE IF EXISTS \(quoteIdentifier(index.name))")
-                    && !Self.isTransient(error) {
+                } catch let error as DatabaseError where statement == SearchIndexSQL.dropTable(index) && !Self.isTransient(error) {
                     remade = SearchIndexInfo(name: try Catalog.nextSearchIndexName(in: db), collection: collection, fields: index.fields)
                 }
             }

@@ -23,6 +23,9 @@ enum Catalog {
 
     static let metaTable = "docstore_meta"
     static let collectionsTable = "docstore_collections"
+    /// A collection's key kind, for the name bound to `?` (GRDB's connections
+    /// and the point reader's alike).
+    static let keyKindQuery = "SELECT key_kind FROM \(collectionsTable) WHERE name = ?"
     static let indexesTable = "docstore_indexes"
     static let valuesTable = "docstore_values"
 
@@ -109,7 +112,7 @@ enum Catalog {
     }
 
     static func collection(named name: String, in db: Database) throws -> CollectionInfo? {
-        let statement = try db.cachedStatement(sql: "SELECT key_kind FROM \(collectionsTable) WHERE name = ?")
+        let statement = try db.cachedStatement(sql: keyKindQuery)
         guard let value = try DatabaseValue.fetchOne(statement, arguments: [name]) else { return nil }
         let kind = try keyKind(CatalogValue(value, table: collectionsTable, rowName: "name \(DocumentKey.quoted(name))", db: db))
         return CollectionInfo(name: name, keyKind: kind)

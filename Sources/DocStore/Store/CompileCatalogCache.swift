@@ -99,12 +99,7 @@ final class CompileCatalogCache: Sendable {
             let (connection, key) = (ObjectIdentifier(db), PipelineKey(collection: collection, pipeline: pipeline))
             if let compiled = cache.connections.withLock({ $0[connection]?.pipelines[key] }) { return compiled }
             let compiled = try compile()
-            cache.connections.withLock { connections in
-                if connections[connection]?.pipelines.count ?? 0 >= CompileCatalogCache.capacity {
-                    connections[connection]?.pipelines.removeAll()
-                }
-                connections[connection]?.pipelines[key] = compiled
-            }
+            cache.connections.withLock { $0[connection]?.pipelines.keep(compiled, forKey: key) }
             return compiled
         }
 
@@ -127,12 +122,7 @@ final class CompileCatalogCache: Sendable {
         func putBack(_ statement: Statement, sql: String) {
             guard let cache else { return }
             let (connection, reusable) = (ObjectIdentifier(db), ReusableStatement(statement))
-            cache.connections.withLock { connections in
-                if connections[connection]?.statements.count ?? 0 >= CompileCatalogCache.capacity {
-                    connections[connection]?.statements.removeAll()
-                }
-                connections[connection]?.statements[sql] = reusable
-            }
+            cache.connections.withLock { $0[connection]?.statements.keep(reusable, forKey: sql) }
         }
 
         private func cached<Value: Sendable>(_ table: WritableKeyPath<Entries, [String: Value]>, _ collection: String,
@@ -144,5 +134,14 @@ final class CompileCatalogCache: Sendable {
             cache.connections.withLock { $0[connection]?[keyPath: table][collection] = value }
             return value
         }
+    }
+}
+
+private extension Dictionary {
+    /// Stores `value`, first emptying the dictionary when it already holds
+    /// ``CompileCatalogCache/capacity`` entries (a REPL's queries are unbounded).
+    mutating func keep(_ value: Value, forKey key: Key) {
+        if count >= CompileCatalogCache.capacity { removeAll() }
+        self[key] = value
     }
 }

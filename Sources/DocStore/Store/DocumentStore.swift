@@ -423,7 +423,7 @@ public final class DocumentStore: Sendable {
     /// The key kind the catalog gives the collection, read on a point reader's
     /// connection; nil when it has none (or an unknown kind).
     private static func catalogKeyKind(of name: String, on connection: ReadConnection) throws -> KeyKind? {
-        let statement = try connection.statement("SELECT key_kind FROM \(Catalog.collectionsTable) WHERE name = ?")
+        let statement = try connection.statement(Catalog.keyKindQuery)
         defer { statement.finish() }
         statement.bind(.text(name), at: 1)
         guard try statement.step(), !statement.isNull(at: 0) else { return nil }
