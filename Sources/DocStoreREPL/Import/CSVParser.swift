@@ -7,36 +7,32 @@
 /// (for "bad line N" errors) and bytes, so an encoding problem is an error
 /// naming its line rather than a silently replaced character.
 ///
-/// A record's fields live in one reused buffer (no allocation per field or per
-/// record): an import reads every file twice, and this is most of the first read.
+/// Most records lie whole inside one chunk and quote nothing: their fields are
+/// handed out where they lie in the chunk, copying nothing. A record that
+/// quotes a field or spans two chunks is copied into one reused buffer, from the
+/// point it stopped being such a record. An import reads every file twice, and
+/// copying fields was most of the first read.
 struct CSVParser {
-    /// A record's fields (raw bytes) and the line it starts on. Valid only
-    /// while the `emit` call that receives it runs.
+    /// A record's fields (raw bytes) and the line it starts on. A view into the
+    /// chunk or the parser's buffer: valid only while the `emit` call that
+    /// receives it runs.
     struct Record {
         var line: Int
-        fileprivate var bytes: [UInt8]
-        /// Where each field ends in `bytes`.
-        fileprivate var ends: [Int]
+        fileprivate var base: UnsafeBufferPointer<UInt8>
+        /// Where each field lies in `base`.
+        fileprivate var ranges: UnsafeBufferPointer<Range<Int>>
 
-        var count: Int { ends.count }
+        var count: Int { ranges.count }
 
         /// Calls `body` with field `index`'s bytes.
         func withField<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-            let start = index == 0 ? 0 : ends[index - 1]
-            return try bytes.withUnsafeBufferPointer { all in
-                try body(UnsafeBufferPointer(rebasing: all[start..<ends[index]]))
-            }
+            try body(UnsafeBufferPointer(rebasing: base[ranges[index]]))
         }
 
-        /// Calls `body` with each field's index and bytes, in order (one
-        /// pointer access for the whole record).
+        /// Calls `body` with each field's index and bytes, in order.
         func forEachField(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-            try bytes.withUnsafeBufferPointer { all in
-                var start = 0
-                for (index, end) in ends.enumerated() {
-                    try body(index, UnsafeBufferPointer(rebasing: all[start..<end]))
-                    start = end
-                }
+            for (index, range) in ranges.enumerated() {
+                try body(index, UnsafeBufferPointer(rebasing: base[range]))
             }
         }
 
@@ -51,14 +47,20 @@ struct CSVParser {
 
     private enum State { case fieldStart, unquoted, quoted, quoteInQuoted, afterQuote }
     private var state = State.fieldStart
-    private var record = Record(line: 1, bytes: [], ends: [])
+    /// The record being read when it is copied (see the type's comment).
+    private var copied: [UInt8] = []
+    /// Its fields' places: in `copied`, or in the chunk from `directStart`.
+    private var ranges: [Range<Int>] = []
+    /// Where the current field starts (in `copied`, or in the chunk).
+    private var fieldStart = 0
+    private var recordLine = 1
     private var line = 1
     private var quoteLine = 1
 
     /// The bytes of the record read so far and not yet emitted.
-    var pendingRecordBytes: Int { record.bytes.count }
+    var pendingRecordBytes: Int { copied.count }
     /// The line the record read so far starts on.
-    var pendingRecordLine: Int { record.line }
+    var pendingRecordLine: Int { recordLine }
 
     private static let comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"),
                        quote = UInt8(ascii: "\""), carriageReturn = UInt8(ascii: "\r")
@@ -75,8 +77,43 @@ struct CSVParser {
     /// Parses a chunk held in contiguous memory.
     mutating func consume(buffer: UnsafeBufferPointer<UInt8>, emit: (Record) throws -> Void) throws {
         var index = 0
+        // Where the current record starts in this chunk while it is read in
+        // place; nil once it is being copied (it began in an earlier chunk, or
+        // quotes a field).
+        var directStart: Int? = state == .fieldStart && ranges.isEmpty && copied.isEmpty ? 0 : nil
         let count = buffer.count
         while index < count {
+            if let start = directStart {
+                // The fast path: unquoted fields, read where they lie.
+                let byte = buffer[index]
+                switch byte {
+                case Self.comma:
+                    ranges.append(fieldStart..<(index - start))
+                    fieldStart = index + 1 - start
+                    state = .fieldStart
+                case Self.newline:
+                    var end = index - start
+                    if end > fieldStart, buffer[index - 1] == Self.carriageReturn { end -= 1 }
+                    ranges.append(fieldStart..<end)
+                    try emitRecord(UnsafeBufferPointer(rebasing: buffer[start...]), emit)
+                    line += 1
+                    directStart = index + 1
+                case Self.quote where state == .fieldStart:
+                    // A quoted field: the record so far is copied, and the rest too.
+                    copied.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
+                    directStart = nil
+                    state = .quoted
+                    quoteLine = line
+                default:
+                    // The rest of an unquoted field in one go: up to the next separator.
+                    state = .unquoted
+                    index += 1
+                    while index < count, buffer[index] != Self.comma, buffer[index] != Self.newline, buffer[index] != Self.quote { index += 1 }
+                    continue
+                }
+                index += 1
+                continue
+            }
             let byte = buffer[index]
             switch state {
             case .fieldStart, .unquoted:
@@ -85,18 +122,21 @@ struct CSVParser {
                     state = .quoted
                     quoteLine = line
                 case Self.comma:
-                    endField()
+                    endCopiedField()
                 case Self.newline:
-                    if record.bytes.last == Self.carriageReturn, record.bytes.count > (record.ends.last ?? 0) {
-                        record.bytes.removeLast()
+                    if copied.last == Self.carriageReturn, copied.count > fieldStart {
+                        copied.removeLast()
                     }
-                    try endRecord(emit)
+                    endCopiedField()
+                    try copied.withUnsafeBufferPointer { try emitRecord($0, emit) }
                     line += 1
+                    // The next record starts here, in this chunk: read it in place.
+                    directStart = index + 1
                 default:
                     // The rest of an unquoted field in one go: up to the next separator.
                     var end = index + 1
                     while end < count, buffer[end] != Self.comma, buffer[end] != Self.newline, buffer[end] != Self.quote { end += 1 }
-                    record.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<end]))
+                    copied.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<end]))
                     state = .unquoted
                     index = end
                     continue
@@ -106,33 +146,43 @@ struct CSVParser {
                     state = .quoteInQuoted
                 } else {
                     if byte == Self.newline { line += 1 }
-                    record.bytes.append(byte)
+                    copied.append(byte)
                 }
             case .quoteInQuoted:
                 if byte == Self.quote {
-                    record.bytes.append(byte)
+                    copied.append(byte)
                     state = .quoted
                 } else {
                     state = .afterQuote
-                    try afterQuote(byte, emit)
+                    if try afterQuote(byte, emit) { directStart = index + 1 }
                 }
             case .afterQuote:
-                try afterQuote(byte, emit)
+                if try afterQuote(byte, emit) { directStart = index + 1 }
             }
             index += 1
         }
+        // A record the chunk ends inside is copied, to go on in the next chunk.
+        if let start = directStart, start < count || !ranges.isEmpty {
+            copied.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<count]))
+        }
     }
 
-    private mutating func afterQuote(_ byte: UInt8, _ emit: (Record) throws -> Void) throws {
+    /// After a closing quote; true when the byte ended the record.
+    private mutating func afterQuote(_ byte: UInt8, _ emit: (Record) throws -> Void) throws -> Bool {
         switch byte {
-        case Self.comma: endField()
-        case Self.carriageReturn: break
+        case Self.comma:
+            endCopiedField()
+        case Self.carriageReturn:
+            break
         case Self.newline:
-            try endRecord(emit)
+            endCopiedField()
+            try copied.withUnsafeBufferPointer { try emitRecord($0, emit) }
             line += 1
+            return true
         default:
             throw Failure(line: line, reason: "unexpected character after a closing quote (a quote inside a quoted field is written \"\")")
         }
+        return false
     }
 
     /// Ends the input: emits the last record (a file needn't end with a newline).
@@ -140,23 +190,32 @@ struct CSVParser {
         if state == .quoted {
             throw Failure(line: quoteLine, reason: "unterminated quoted field (the file ends inside it)")
         }
-        if state == .unquoted || state == .quoteInQuoted || state == .afterQuote || !record.ends.isEmpty {
-            if state == .unquoted, record.bytes.last == Self.carriageReturn { record.bytes.removeLast() }
-            try endRecord(emit)
+        if state != .fieldStart || !ranges.isEmpty || !copied.isEmpty {
+            if state == .unquoted, copied.last == Self.carriageReturn, copied.count > fieldStart { copied.removeLast() }
+            endCopiedField()
+            try copied.withUnsafeBufferPointer { try emitRecord($0, emit) }
         }
     }
 
-    private mutating func endField() {
-        record.ends.append(record.bytes.count)
+    private mutating func endCopiedField() {
+        ranges.append(fieldStart..<copied.count)
+        // A copied record's fields lie one after the other, without separators.
+        fieldStart = copied.count
         state = .fieldStart
     }
 
-    private mutating func endRecord(_ emit: (Record) throws -> Void) throws {
-        endField()
+    /// Emits the record whose fields `ranges` places in `base`, and starts the next.
+    private mutating func emitRecord(_ base: UnsafeBufferPointer<UInt8>, _ emit: (Record) throws -> Void) throws {
         // A blank line is no record.
-        if !(record.ends.count == 1 && record.bytes.isEmpty) { try emit(record) }
-        record.bytes.removeAll(keepingCapacity: true)
-        record.ends.removeAll(keepingCapacity: true)
-        record.line = line + 1
+        if !(ranges.count == 1 && ranges[0].isEmpty) {
+            try ranges.withUnsafeBufferPointer { ranges in
+                try emit(Record(line: recordLine, base: base, ranges: ranges))
+            }
+        }
+        copied.removeAll(keepingCapacity: true)
+        ranges.removeAll(keepingCapacity: true)
+        fieldStart = 0
+        state = .fieldStart
+        recordLine = line + 1
     }
 }

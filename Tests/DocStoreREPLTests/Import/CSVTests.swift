@@ -36,6 +36,39 @@ struct CSVTests {
         }
     }
 
+    /// Random records written as RFC 4180 says (quoted when they hold a comma,
+    /// a quote, a line break or a carriage return; LF or CRLF between records)
+    /// read back the same, whatever the chunk sizes: records read in place and
+    /// records copied (quoted, or across chunks) must agree.
+    @Test func randomRecordsRoundTripAcrossChunkSizes() throws {
+        var random = SeededGenerator(state: 0xC5F)
+        let alphabet: [String] = ["a", "b", "7", " ", ",", "\"", "\n", "\r", "é", "\r\n"]
+        for round in 0..<400 {
+            let width = Int.random(in: 1...5, using: &random)
+            var expected: [([String], Int)] = []
+            var text = ""
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                var fields = (0..<width).map { _ in
+                    (0..<Int.random(in: 0...6, using: &random)).map { _ in alphabet.randomElement(using: &random)! }.joined()
+                }
+                // One empty field is a blank line, which is no record.
+                if width == 1, fields[0].isEmpty { fields[0] = "x" }
+                expected.append((fields, 1 + text.filter { $0 == "\n" || $0 == "\r\n" }.count))
+                text += fields.map { field in
+                    let quoted = field.contains { ",\"\n\r\r\n".contains($0) } || Bool.random(using: &random)
+                    return quoted ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+                }.joined(separator: ",")
+                text += Bool.random(using: &random) ? "\n" : "\r\n"
+            }
+            if Bool.random(using: &random) { text.removeLast() }  // no newline at the end
+            for chunkSize in [1, 2, 3, 7, 64, 1 << 16] {
+                let parsed = try records(text, chunkSize: chunkSize)
+                #expect(parsed.map(\.0) == expected.map(\.0), "round \(round), chunks of \(chunkSize): \(text.debugDescription)")
+                #expect(parsed.map(\.1) == expected.map(\.1), "round \(round), chunks of \(chunkSize): lines")
+            }
+        }
+    }
+
     @Test func inference() {
         #expect(CSVValue.infer("42") == .integer(42))
         #expect(CSVValue.infer("-7") == .integer(-7))
