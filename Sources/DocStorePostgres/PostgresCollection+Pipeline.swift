@@ -89,7 +89,7 @@ extension PostgresCollection {
     ///
     /// - Throws: ``DocStore/DocStoreError/invalidUpdate(collection:field:key:reason:)``
     ///   when a `set` or an increment meets a part of its path that can't hold the next (see
-    ///   ``DocStore/PostgresCompiler/blockedSets(at:_:)``), or an increment
+    ///   ``DocStore/PostgresCompiler/blockedSets(at:after:_:)``), or an increment
     ///   something other than a number;
     ///   ``DocStore/DocStoreError/numericOverflow(collection:field:key:reason:)``
     ///   when it would go past what DocStore's numbers hold exactly.
@@ -103,8 +103,9 @@ extension PostgresCollection {
         let statement = try compiler.update(updates, query)
         let kind = keyKind()
         let run = { (session: PostgresSession) async throws -> Int in
-            for path in updates.compactMap(\.writtenPath) {
-                guard let blocked = try compiler.blockedSets(at: path, query),
+            for (index, update) in updates.enumerated() {
+                guard let path = update.writtenPath,
+                      let blocked = try compiler.blockedSets(at: path, after: Array(updates[..<index]), query),
                       let row = try await session.rows(blocked, collection: name).first?.makeRandomAccess() else { continue }
                 let (length, type) = (try row[1].decode(Int.self), try row[2].decode(String.self))
                 throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: try decodeKey(row[0], kind: kind),

@@ -125,11 +125,12 @@ public struct PostgresCompiler: Sendable {
     }
 
     /// The first selected document in which a `set` of `path` would change
-    /// nothing (see ``DocStore/QueryCompiler/blockedSets(at:_:)``): its key, how
+    /// nothing (see ``DocStore/QueryCompiler/blockedSets(at:after:_:)``): its key, how
     /// many parts of the path lead to the value in the way, and its `jsonb_typeof`.
     /// Nil for a path of one part.
-    public func blockedSets(at path: FieldPath, _ query: DocumentQuery) throws -> CompiledStatement? {
-        try compiler.blockedSets(at: path, query).map(CompiledStatement.init)
+    /// The document is judged as the `earlier` changes of the same update leave it.
+    public func blockedSets(at path: FieldPath, after earlier: [FieldUpdate], _ query: DocumentQuery) throws -> CompiledStatement? {
+        try compiler.blockedSets(at: path, after: earlier, query).map(CompiledStatement.init)
     }
 
     /// Why a `set` of `path` changes nothing in a document whose first `length`

@@ -58,8 +58,9 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
-                    for path in updates.compactMap(\.writtenPath) {
-                        guard let blocked = try compiler.blockedSets(at: path, query) else { continue }
+                    for (index, update) in updates.enumerated() {
+                        guard let path = update.writtenPath,
+                              let blocked = try compiler.blockedSets(at: path, after: Array(updates[..<index]), query) else { continue }
                         var found: (key: DocumentKey, length: Int, type: String)?
                         try run(blocked, in: db) { found = ($0.key(at: 0, kind: info.keyKind), Int($0.int64(at: 1)), $0.string(at: 2)) }
                         if let found {

@@ -4,7 +4,7 @@ extension QueryCompiler {
     ///
     /// - `set` writes the value (creating missing parent objects; a parent that is
     ///   not an object leaves the document unchanged, as SQLite's `json_set` does,
-    ///   which the caller refuses first: ``blockedSets(at:_:)``);
+    ///   which the caller refuses first: ``blockedSets(at:after:_:)``);
     /// - `remove` deletes the member or element;
     /// - `increment` adds a number to the field: missing and null count as 0;
     ///   integer + integer stays an integer, anything else is a real written with
@@ -63,13 +63,21 @@ extension QueryCompiler {
     /// Its row: the key, how many parts of the path lead to the blocking value,
     /// and that value's JSON type (as the dialect names it). Nil for a path of one
     /// part (the document is an object).
-    func blockedSets(at path: FieldPath, _ query: DocumentQuery) throws -> SQLFragment? {
+    ///
+    /// The set is judged on the document as the `earlier` changes of the same
+    /// update leave it, since each applies to what the one before made: `arr[2]`
+    /// appends, and then `arr[3]` appends too; a removed `arr[0]` leaves `arr[2]`
+    /// past the end of a two-element array.
+    func blockedSets(at path: FieldPath, after earlier: [FieldUpdate] = [], _ query: DocumentQuery) throws -> SQLFragment? {
         let components = path.components
         guard components.count > 1 else { return nil }
+        // Only a change under the same top-level member can change what lies along the path.
+        let relevant = earlier.filter { $0.path.components.first == components.first }
+        let root: FieldRoot = relevant.isEmpty ? .document : .json("changed.b")
         var tests: [SQLFragment] = []
         var types: [SQLFragment] = []
         for length in 1..<components.count {
-            let part = try FieldSQL.checked(FieldPath(Array(components[..<length])), from: .document, collection: collection, dialect: dialect)
+            let part = try FieldSQL.checked(FieldPath(Array(components[..<length])), from: root, collection: collection, dialect: dialect)
             switch components[length] {
             case .key:
                 tests.append("(" + part.type + " IS NOT NULL AND " + part.type + " <> 'object')")
@@ -83,8 +91,14 @@ extension QueryCompiler {
         }
         let which = SQLFragment.joined(tests.indices.map { "WHEN " + tests[$0] + " THEN \($0 + 1)" }, separator: " ")
         let type = SQLFragment.joined(tests.indices.map { "WHEN " + tests[$0] + " THEN " + types[$0] }, separator: " ")
-        return "SELECT key, CASE " + which + " END, CASE " + type + " END FROM \(table)" + (try restricted(query))
-            + " AND (" + .joined(tests, separator: " OR ") + ") ORDER BY key LIMIT 1"
+        let columns = "SELECT key, CASE " + which + " END, CASE " + type + " END FROM "
+        let blocked = SQLFragment.joined(tests, separator: " OR ")
+        guard !relevant.isEmpty else {
+            return columns + "\(table)" + (try restricted(query)) + " AND (" + blocked + ") ORDER BY key LIMIT 1"
+        }
+        let changed = dialect == .postgres ? try postgresNewBody(relevant) : try newBody(relevant)
+        return columns + "(SELECT key, " + changed + " AS b FROM \(table)" + (try restricted(query)) + ") AS changed WHERE ("
+            + blocked + ") ORDER BY key LIMIT 1"
     }
 
     /// Why a `set` of `path` changes nothing in a document: the first `length`

@@ -189,6 +189,32 @@ struct QueryExecutionTests {
         }
     }
 
+    /// Each change of an update applies to what the one before it made, so a set
+    /// is judged on that document: two appends in a row are fine, and a set past
+    /// the end of an array an earlier remove shortened is refused (it used to be
+    /// judged on the stored document, let through, and silently dropped).
+    @Test(arguments: Backend.allCases)
+    func eachSetIsJudgedOnTheDocumentTheChangesBeforeItLeave(backend: Backend) async throws {
+        try await withPlayers(backend) { _, store async throws in
+            let untyped = store.collection(named: "players")
+            let five = DocumentQuery(.compare(FieldPath("id"), .equal, 5))
+            func tags(_ index: Int) -> FieldPath { FieldPath([.key("tags"), .index(index)]) }
+            #expect(try await untyped.get(5)?["tags"] == ["infield"])
+            #expect(try await untyped.update(five, [.set(tags(1), "a"), .set(tags(2), "b")]) == 1)
+            #expect(try await untyped.update(five, [.set(FieldPath([.key("list"), .index(0)]), "x"),
+                                                    .set(FieldPath([.key("list"), .index(1)]), "y")]) == 1)
+            let changed = try await untyped.get(5)
+            #expect(changed?["tags"] == ["infield", "a", "b"] && changed?["list"] == ["x", "y"], "\(String(describing: changed))")
+
+            let error = try await #require(throws: DocStoreError.self) {
+                try await untyped.update(five, [.remove(tags(0)), .set(tags(3), "z")])
+            }
+            guard case let .invalidUpdate(_, field, key, message) = error else { Issue.record("\(error)"); return }
+            #expect(field == "tags[3]" && key == .integer(5) && message.contains("tags is an array there, which has no element [3]"), "\(message)")
+            #expect(try await untyped.get(5) == changed, "nothing changed, the remove included")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func incrementOfANonNumberFailsNamingTheDocumentAndChangesNothing(backend: Backend) async throws {
         try await withPlayers(backend) { players, _ async throws in

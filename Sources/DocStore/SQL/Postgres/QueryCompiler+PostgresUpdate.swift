@@ -5,7 +5,7 @@
 ///   position 0), replaces an element or appends one at the array's end, and
 ///   leaves the document unchanged when a parent is of another type (or null,
 ///   or a position past the end) — where `jsonb_set` would create nothing (the
-///   caller refuses such documents first: ``QueryCompiler/blockedSets(at:_:)``);
+///   caller refuses such documents first: ``QueryCompiler/blockedSets(at:after:_:)``);
 /// - `remove` deletes a member of an object or an element of an array only;
 /// - `increment` adds to a number (missing and null as 0): integers stay
 ///   integers, anything else is a real.
@@ -17,6 +17,11 @@
 extension QueryCompiler {
     /// `UPDATE … SET body = … WHERE … RETURNING key`.
     func postgresUpdate(_ updates: [FieldUpdate], _ query: DocumentQuery) throws -> SQLFragment {
+        "UPDATE \(table) SET body = " + (try postgresNewBody(updates)) + (try restricted(query)) + " RETURNING key"
+    }
+
+    /// The body after `updates`, each applied to the body the previous one made.
+    func postgresNewBody(_ updates: [FieldUpdate]) throws -> SQLFragment {
         try checkUpdatePaths(updates)
         var body: SQLFragment = "body"
         for (index, update) in updates.enumerated() {
@@ -42,7 +47,7 @@ extension QueryCompiler {
             }
             body = "(SELECT coalesce(" + changed + ", \(alias).b) FROM (SELECT " + body + " AS b) AS \(alias))"
         }
-        return "UPDATE \(table) SET body = " + body + (try restricted(query)) + " RETURNING key"
+        return body
     }
 
     /// The keys of selected documents whose `path` holds something other than a
