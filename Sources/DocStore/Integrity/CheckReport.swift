@@ -131,14 +131,15 @@ public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
         if let valuesReadFailure {
             lines.append("key/value area: damaged pages in the file: \(valuesReadFailure)")
         }
-        let toRepair = collections.filter(\.needsRepair)
+        var toRepair = collections.filter(\.needsRepair).map(\.collection)
+        for case let name? in catalogProblems.map(\.repairedBy) where !toRepair.contains(name) { toRepair.append(name) }
         let toSalvage = collections.filter(\.hasDamagedPages).map(\.collection)
         if !toSalvage.isEmpty || valuesReadFailure != nil {
             let names = toSalvage.isEmpty ? "the key/value area" : toSalvage.joined(separator: ", ")
             lines.append("damaged pages (\(names)): restore the file from a backup, or copy what can still be read with docstore copy --salvage SOURCE NEW")
         }
         lines.append(toRepair.isEmpty ? "nothing for .repair to do"
-                                      : "to repair: " + toRepair.map { ".repair \($0.collection)" }.joined(separator: ", "))
+                                      : "to repair: " + toRepair.map { ".repair \($0)" }.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 }
@@ -155,12 +156,19 @@ public struct RepairResult: Sendable, Hashable, CustomStringConvertible {
     public var rebuiltFieldColumns = false
     /// The search indexes made again from the collection's documents.
     public var rebuiltSearchIndexes: [String] = []
+    /// Search indexes' and field columns' objects dropped because the catalog no
+    /// longer recorded them (their triggers still ran on every write).
+    public var droppedOrphans: [String] = []
 
     public var description: String {
         let made = [rebuiltFieldColumns ? "field columns" : nil,
                     rebuiltSearchIndexes.isEmpty ? nil : "search index\(rebuiltSearchIndexes.count == 1 ? "" : "es") "
                         + rebuiltSearchIndexes.map(DocumentKey.quoted).joined(separator: ", ")].compactMap { $0 }
-        let columns = made.isEmpty ? nil : "made the \(made.joined(separator: " and ")) of \(DocumentKey.quoted(collection)) again from its documents"
+        var columns = made.isEmpty ? nil : "made the \(made.joined(separator: " and ")) of \(DocumentKey.quoted(collection)) again from its documents"
+        if !droppedOrphans.isEmpty {
+            let dropped = "dropped \(droppedOrphans.map(DocumentKey.quoted).joined(separator: ", ")), which the catalog no longer recorded"
+            columns = columns.map { $0 + "; " + dropped } ?? dropped
+        }
         guard !movedKeys.isEmpty else { return columns ?? "nothing to repair in \(DocumentKey.quoted(collection))" }
         let keys = movedKeys.prefix(10).map(\.description).joined(separator: ", ") + (movedKeys.count > 10 ? ", …" : "")
         return "moved \(CollectionCheck.plural(movedKeys.count, "damaged document")) (\(keys)) from \(DocumentKey.quoted(collection)) into \(DocumentKey.quoted(quarantineCollection)); the rest of \(DocumentKey.quoted(collection)) can be queried again"

@@ -19,7 +19,9 @@ extension DocumentStore {
     /// UTF-8) and `key` the original key, as stored.
     ///
     /// Field columns that don't hold what the documents say (see `check`) are
-    /// made again from the documents, in the same transaction.
+    /// made again from the documents, in the same transaction; a search index's
+    /// or field columns' objects on the collection that the catalog no longer
+    /// records (their triggers still ran on every write) are dropped.
     ///
     /// - Parameter name: The collection to repair.
     /// - Returns: The keys moved (none when nothing was damaged).
@@ -38,6 +40,12 @@ extension DocumentStore {
                     // documents only look damaged: moving them would be the damage.
                     if let problem = try Catalog.validationProblems(in: db).first(where: { $0.table == Catalog.collectionsTable && $0.name == name }) {
                         throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "the catalog is inconsistent (\(problem.problem)); .repair moves documents only when the catalog is right")
+                    }
+                    // A search index's or field columns' objects another tool left
+                    // without their catalog row: their triggers still run on writes.
+                    for orphan in try Catalog.orphanObjects(in: db, collection: name) {
+                        try Catalog.dropOrphanObjects(orphan, in: db)
+                        result.droppedOrphans.append(orphan.name)
                     }
                     var moved: [(storedKey: SQLBinding, document: JSONValue)] = []
                     let movedAt = Date().formatted(.iso8601)

@@ -9,6 +9,8 @@ public struct CatalogProblem: Sendable, Hashable, CustomStringConvertible {
     public var name: String
     /// What is wrong, and what to do about it.
     public var problem: String
+    /// The collection whose ``DocumentStore/repair(collection:)`` fixes it, if one does.
+    public var repairedBy: String?
 
     public var description: String { "\(table) \(DocumentKey.quoted(name)): \(problem)" }
 }
@@ -17,8 +19,8 @@ extension Catalog {
     /// Checks the catalog against the tables and indexes SQLite holds: every
     /// collection has its table and a known key kind; every index recorded for
     /// an existing collection exists on its table, unique exactly when recorded
-    /// so; no `docstore_ix_*` index exists
-    /// that the catalog does not record. Reads names as text whatever their
+    /// so; no `docstore_ix_*` index, and no search index's or field columns'
+    /// object, exists that the catalog does not record. Reads names as text whatever their
     /// storage class, so a damaged row is reported, not trapped on.
     static func validationProblems(in db: Database) throws -> [CatalogProblem] {
         var problems: [CatalogProblem] = []
@@ -102,6 +104,11 @@ extension Catalog {
             let table: String = row[1] ?? ""
             problems.append(CatalogProblem(table: "sqlite_master", name: row[0] ?? "",
                                            problem: "an index on \(DocumentKey.quoted(table)) that the catalog does not record (an orphan); it still slows writes"))
+        }
+        // A search index's or field columns' objects whose catalog row is gone:
+        // their triggers still run on every write.
+        for orphan in try orphanObjects(in: db) {
+            problems.append(CatalogProblem(table: "sqlite_master", name: orphan.name, problem: orphan.problem, repairedBy: orphan.collection))
         }
         // Rows that the store's own reads would refuse (a blob name, fields that
         // are not DocStore's JSON): reported with the same words as those reads.

@@ -105,7 +105,42 @@ struct SearchIndexCheckTests {
         try notes.update(DocumentQuery(.compare(FieldPath("text"), .equal, "a lazy dog sleeps")), [.set(FieldPath("text"), "a fox sleeps")])
         #expect(try notes.count(Self.fox) == 2, "writes reach the index again")
         #expect(try store.check(collection: "notes").isHealthy)
+        #expect(try store.check().isHealthy, "a damaged table left behind, which nothing runs and SQLite can't drop, is no problem")
         #expect(try notes.searchIndexes().map(\.name) == [remade])
+    }
+
+    /// A search index's and field columns' objects whose catalog rows another
+    /// tool deleted are orphans: nothing reads them, but their triggers still run
+    /// on every write (and fail every write once their table is dropped by
+    /// hand). `check` names them and the collection whose `repair` drops them.
+    @Test func objectsWhoseCatalogRowsWereDeletedAreNamedAndDroppedByRepair() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (made, notes, index) = try Self.store(at: path, stringKeys: true)
+        let columns = try notes.createFieldColumns(on: [FieldPath("text")])
+        try made.close()
+        let tool = try DatabaseQueue(path: path)
+        try tool.write { db in
+            try db.execute(sql: "DELETE FROM docstore_search_indexes; DELETE FROM docstore_field_columns")
+        }
+        try tool.close()
+
+        let store = try DocumentStore(path: path)
+        let report = try store.check()
+        #expect(!report.isHealthy)
+        #expect(Set(report.catalogProblems.map(\.name)) == [index.name, columns.name], "\(report)")
+        #expect(report.catalogProblems.allSatisfy { $0.repairedBy == "notes" && $0.problem.contains("still run on every write") }, "\(report)")
+        #expect("\(report)".contains("to repair: .repair notes"), "\(report)")
+
+        let repaired = try store.repair(collection: "notes")
+        #expect(Set(repaired.droppedOrphans) == [index.name, columns.name], "\(repaired)")
+        let left = try store.databaseWriter.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'docstore_search_%' OR name LIKE 'docstore_columns_%'")
+        }
+        #expect(left == ["docstore_search_indexes"], "only the catalog's table is left: \(left)")
+        #expect(try store.check().isHealthy)
+        try store.collection(named: "notes").insert(["id": "n", "text": "a new fox"])
+        #expect(try store.collection(named: "notes").count() == 3, "writes work, and no document was touched")
     }
 
     /// FTS5 compares an index with its documents only on a connection that may
