@@ -65,6 +65,12 @@ struct CopyTextRows {
         buffer.writeInteger(UInt8(ascii: "\n"))
     }
 
+    mutating func append(key: DocumentKey, json: UnsafeRawBufferPointer) {
+        appendKey(key)
+        json.withMemoryRebound(to: UInt8.self) { appendEscaped($0) }
+        buffer.writeInteger(UInt8(ascii: "\n"))
+    }
+
     /// The key and the tab after it.
     private mutating func appendKey(_ key: DocumentKey) {
         switch key {

@@ -45,10 +45,10 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// batch rather than per document.
     public static var insertBatchSize: Int { 1_000 }
 
-    /// Inserts in batches of ``insertBatchSize``, each in a savepoint; a batch
-    /// that fails is undone and inserted document by document, so that the
-    /// error names the document (a taken key, a unique index). Returns the keys
-    /// and the models as stored (`models` itself when no key was generated).
+    /// Inserts in batches of ``insertBatchSize`` (see ``insertKeyed(_:keys:in:)``
+    /// and ``insertBatches(_:in:)``); the error of a refused batch names the
+    /// document (a taken key, a unique index). Returns the keys and the models
+    /// as stored (`models` itself when no key was generated).
     func insertEach(_ models: [Model]) async throws -> (keys: [DocumentKey], stored: [Model]) {
         guard models.count > 1, let transaction else {
             var keys: [DocumentKey] = [], stored: [Model] = []
@@ -59,31 +59,86 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
             }
             return (keys, stored)
         }
+        if models.allSatisfy({ keyOf($0) != nil }) {
+            // Every model has its own key (the usual batch): one catalog check
+            // for all, the models as given.
+            guard let first = keyOf(models[0]) else { return ([], []) }
+            let kind = try await ensureCollection(kind: first.kind)
+            let keys = try models.map { model in
+                guard let given = keyOf(model) else { throw DocStoreError.missingKey(collection: name, reason: missingKeyReason) }
+                return try checkedKey(given, kind: kind)
+            }
+            try await insertKeyed(models, keys: keys, in: transaction)
+            return (keys, models)
+        }
         var documents = PreparedBatch()
         documents.reserveCapacity(models.count)
         var stored = models
-        if models.allSatisfy({ keyOf($0) != nil }) {
-            // Every model has its own key (the usual batch): encoded straight
-            // into the batch, one catalog check for all, the models as given.
-            guard let first = keyOf(models[0]) else { return ([], []) }
-            let kind = try await ensureCollection(kind: first.kind)
-            let encoder = BackendSupport.ReusableEncoder<Model>()
-            for model in models {
-                guard let given = keyOf(model) else { throw DocStoreError.missingKey(collection: name, reason: missingKeyReason) }
-                let json = try BackendSupport.withEncoded(model, reusing: encoder, collection: name, key: given) { text in
-                    try refuseNUL(in: text, key: given)
-                    return String(decoding: text, as: UTF8.self)
+        var keys = KeyAllocation()
+        for (index, model) in models.enumerated() {
+            let prepared = try await preparedInsert(model, keys: &keys)
+            documents.append(key: prepared.key, json: prepared.json)
+            stored[index] = prepared.model
+        }
+        try await insertBatches(documents, in: transaction)
+        return (documents.keys, stored)
+    }
+
+    /// Models with their own keys, in batches of ``insertBatchSize``, each one
+    /// `COPY`, all in one savepoint: a batch is encoded while the one before it
+    /// is sent, so the client's encoding and the server's work overlap (a
+    /// savepoint a batch cost two round trips each). When the server refuses a
+    /// batch, the savepoint undoes them all and they go again a savepoint a
+    /// batch, the refused one document by document, to name the document.
+    private func insertKeyed(_ models: [Model], keys: [DocumentKey], in transaction: PostgresTransaction) async throws {
+        let batches = stride(from: 0, to: models.count, by: Self.insertBatchSize).map { $0..<Swift.min($0 + Self.insertBatchSize, models.count) }
+        var refused = false
+        do {
+            try await transaction.savepoint {
+                var rows = try copyRows(models, keys: keys, batches[0])
+                for index in batches.indices {
+                    let sending = rows
+                    if index + 1 < batches.count {
+                        async let following = copyRows(models, keys: keys, batches[index + 1])
+                        do { try await copy(sending, on: transaction.connection) } catch { refused = true; throw error }
+                        rows = try await following
+                    } else {
+                        do { try await copy(sending, on: transaction.connection) } catch { refused = true; throw error }
+                    }
                 }
-                documents.append(key: try checkedKey(given, kind: kind), json: json)
             }
-        } else {
-            var keys = KeyAllocation()
-            for (index, model) in models.enumerated() {
-                let prepared = try await preparedInsert(model, keys: &keys)
-                documents.append(key: prepared.key, json: prepared.json)
-                stored[index] = prepared.model
+        } catch {
+            guard refused else { throw error }
+            var documents = PreparedBatch()
+            documents.reserveCapacity(models.count)
+            let encoder = BackendSupport.ReusableEncoder<Model>()
+            for (model, key) in zip(models, keys) {
+                documents.append(key: key, json: try BackendSupport.withEncoded(model, reusing: encoder, collection: name, key: key) {
+                    String(decoding: $0, as: UTF8.self)
+                })
+            }
+            try await insertBatches(documents, in: transaction)
+        }
+    }
+
+    /// `COPY` rows of the models in `range`, checked for what jsonb can't hold.
+    private func copyRows(_ models: [Model], keys: [DocumentKey], _ range: Range<Int>) throws -> CopyTextRows {
+        let encoder = BackendSupport.ReusableEncoder<Model>()
+        var rows = CopyTextRows()
+        rows.reserveCapacity(range.count * 256)
+        for index in range {
+            try BackendSupport.withEncoded(models[index], reusing: encoder, collection: name, key: keys[index]) { text in
+                try refuseNUL(in: text, key: keys[index])
+                rows.append(key: keys[index], json: text)
             }
         }
+        return rows
+    }
+
+    /// Documents in batches, each in a savepoint; a batch that fails is undone
+    /// and inserted document by document, so that the error names the document
+    /// (a taken key, a unique index).
+    private func insertBatches(_ documents: PreparedBatch, in transaction: PostgresTransaction) async throws {
         for start in stride(from: 0, to: documents.keys.count, by: Self.insertBatchSize) {
             let batch = start..<min(start + Self.insertBatchSize, documents.keys.count)
             do {
@@ -98,7 +153,6 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
                 }
             }
         }
-        return (documents.keys, stored)
     }
 
     /// One batch as one `COPY … FROM STDIN` (keys checked of the collection's

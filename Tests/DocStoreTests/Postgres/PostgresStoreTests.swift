@@ -130,6 +130,28 @@ extension PostgresTests {
                 #expect(duplicate.description == DocStoreError.duplicateKey(collection: "racers", key: .integer(3)).description)
                 #expect(try await racers.count() == count, "nothing of the failed insert is kept")
 
+                // A document jsonb can't hold in a later batch (encoded while the
+                // one before it is sent) is refused, naming it; nothing is kept.
+                var withNUL = (count + 1...count + 1_500).map { Racer(id: $0, name: "N\($0)", number: 1, tags: []) }
+                withNUL[1_200].name = "bad\u{0}name"
+                let refused = try await #require(throws: DocStoreError.self) { try await racers.insert(contentsOf: withNUL) }
+                guard case .encodingFailed(_, let key, _, _) = refused else { Issue.record("\(refused)"); return }
+                #expect(key == .integer(Int64(count + 1_201)))
+                #expect(try await racers.count() == count)
+
+                // Inside a transaction the refused insert is named too, and the
+                // transaction rolls back whole (as PostgreSQL ends a transaction
+                // whose statement failed).
+                let inside = try await #require(throws: DocStoreError.self) {
+                    try await store.transaction { transaction in
+                        let racers = transaction.collection(Racer.self, named: "racers")
+                        try await racers.insert(Racer(id: -1, name: "before", number: 0, tags: []))
+                        try await racers.insert(contentsOf: more)
+                    }
+                }
+                #expect(inside.description == duplicate.description)
+                #expect(try await racers.count() == count)
+
                 // String keys go in batches too.
                 let names = store.collection(named: "names")
                 let documents: [JSONValue] = (0..<1_500).map { ["id": .string("k\($0)"), "n": .integer(Int64($0))] }
