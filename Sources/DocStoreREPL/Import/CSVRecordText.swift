@@ -109,8 +109,10 @@ struct CSVRecordText {
                 text.append(contentsOf: bytes)
             }
         case .number:
-            if !columns.forced[column], let shape = CSVValue.numberShape(bytes), !CSVValue.overflowsDouble(bytes) {
-                // JSON's own spelling, kept; an integral one gets ".0" to stay a real.
+            if let shape = CSVValue.numberShape(bytes), !CSVValue.overflowsDouble(bytes) {
+                // JSON's own spelling, kept digit for digit (forced by --types or
+                // not); an integral one gets ".0" to stay a real. Other spellings
+                // (`+7`, `007`, forced) go through a Double.
                 text.append(contentsOf: bytes)
                 if shape == .integer { text.append(contentsOf: [UInt8(ascii: "."), UInt8(ascii: "0")]) }
             } else {

@@ -311,6 +311,10 @@ extension CommandParser {
                 guard value.numberValue != nil else {
                     throw REPLSyntaxError("\(symbol.rawValue) takes a number, found \(value.typeName)", at: valueToken.location)
                 }
+                if case .exactNumber(let number) = value {
+                    // An increment adds in Int64 or Double arithmetic, which would round it.
+                    throw REPLSyntaxError("\(symbol.rawValue) adds an integer or a Double, and \(number) is neither exactly (a Double would round it); set the field to the value you want instead", at: valueToken.location)
+                }
                 if symbol == .plusAssign { return .increment(path, value) }
                 switch value {
                 case .integer(let i) where i != .min: return .increment(path, .integer(-i))

@@ -67,6 +67,16 @@ extension CommandParser {
         return value
     }
 
+    /// `-value` for a number literal; exact digits keep their sign in their text.
+    static func negated(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .double(let number): .double(-number)
+        case .exactNumber(let number):
+            JSONNumberLiteral(number.text.hasPrefix("-") ? String(number.text.dropFirst()) : "-" + number.text).map(JSONValue.exactNumber) ?? value
+        default: value
+        }
+    }
+
     /// A string, number, `true`, `false` or `nil`.
     mutating func scalarLiteral() throws(REPLSyntaxError) -> JSONValue {
         let token = current
@@ -79,7 +89,7 @@ extension CommandParser {
             return .integer(value)
         case .real(let value):
             try advance()
-            return .double(value)
+            return value
         case .symbol(.minus):
             try advance()
             let number = current
@@ -89,7 +99,7 @@ extension CommandParser {
                 return .integer(-value)
             case .real(let value):
                 try advance()
-                return .double(-value)
+                return Self.negated(value)
             default:
                 throw REPLSyntaxError("expected a number after '-', found \(number.shown)", at: number.location)
             }

@@ -1,3 +1,4 @@
+import DocStore
 /// Splits REPL input into tokens on demand, so that the parser can take the raw
 /// text of a JSON argument (`insert({...})`) instead of tokens at any point.
 struct Lexer {
@@ -175,7 +176,9 @@ struct Lexer {
             guard let value = Double(text), value.isFinite else {
                 throw REPLSyntaxError("number literal \(text) is out of range", at: start)
             }
-            return .real(value)
+            // Kept digit for digit when a Double would round it (`1e-400`, 0.1
+            // to 34 places), as JSON literals are; `007.5` is no JSON number.
+            return .real(JSONNumberLiteral(text)?.value ?? .double(value))
         }
         guard let value = Int64(text) else {
             throw REPLSyntaxError("integer literal \(text.count > 30 ? String(text.prefix(30)) + "…" : text) overflows a 64-bit integer", at: start)

@@ -1,3 +1,5 @@
+import DocStore
+
 /// Punctuation and operators of the query language.
 enum Symbol: String, Hashable, Sendable {
     case dot = ".", comma = ",", semicolon = ";", colon = ":"
@@ -16,7 +18,10 @@ struct Token: Hashable, Sendable {
         /// `$0`, the closure's document (or array element).
         case dollarZero
         case integer(Int64)
-        case real(Double)
+        /// A number with a fraction or an exponent: a `Double` when one holds
+        /// it exactly, else its exact digits (`1e-400`, thirty digits), as in
+        /// a JSON literal: a value written never differs from the one typed.
+        case real(JSONValue)
         case string(String)
         case symbol(Symbol)
         case end
@@ -38,7 +43,7 @@ struct Token: Hashable, Sendable {
         case .identifier(let name): "'\(name)'"
         case .dollarZero: "'$0'"
         case .integer(let value): "'\(value)'"
-        case .real(let value): "'\(value)'"
+        case .real(let value): "'\(JSONText().string(value))'"
         case .string(let text): DocumentKeyQuoting.quoted(text)
         case .symbol(let symbol): "'\(symbol.rawValue)'"
         case .end: "the end of the input"

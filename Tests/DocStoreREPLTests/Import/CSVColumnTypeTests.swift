@@ -89,6 +89,16 @@ struct CSVColumnTypeTests: ImportFixture {
         #expect(try types("x") == ["real", "real"])
     }
 
+    /// A forced real keeps a JSON number's digits, as an inferred column does
+    /// (through a Double, 2^53 + 1 became 2^53 and 1e-400 became 0); other
+    /// spellings (`+7`) still go through one.
+    @Test func aForcedRealKeepsTheDigitsOfAJSONNumber() throws {
+        let path = try write("reals.csv", "id,v\n1,9007199254740993\n2,1e-400\n3,+7\n")
+        _ = try importFile(path, ImportOptions(columnTypes: ["v": .number]))
+        let exact = try ["9007199254740993.0", "1e-400"].map { JSONValue.exactNumber(try #require(JSONNumberLiteral($0))) }
+        #expect(try documents().map { $0["v"] } == exact + [7.0])
+    }
+
     @Test func aCellThatDoesNotFitAForcedTypeIsABadLineNamingLineColumnAndValue() throws {
         try store.collection(named: "rows").insert(["id": 100])
         let path = try write("bad.csv", "playerID,HR\naaronha01,44\nruthba01,n/a\nbondsba01,73\n")

@@ -147,6 +147,21 @@ struct ParserConstructTests {
         ])))
     }
 
+    /// A number literal a Double would round keeps its digits, as in a JSON
+    /// literal: `$0.a = 1e-400` stored 0.0, and 2^53 + 1 as a real lost its 1.
+    /// An increment by such a number is refused (it adds in Double).
+    @Test func numberLiteralsADoubleWouldRoundKeepTheirDigits() throws {
+        func exact(_ text: String) throws -> JSONValue { .exactNumber(try #require(JSONNumberLiteral(text))) }
+        let text = #"players.filter { $0.id == 2 }.update { $0.a = 1e-400; $0.b = -9007199254740993.0; $0.c = 0.25; $0.d.set(to: 123456789012345678901234567890.5) }"#
+        #expect(try parse(text) == playersQuery(.compare(FieldPath("id"), .equal, 2), .update([
+            .set(FieldPath("a"), try exact("1e-400")), .set(FieldPath("b"), try exact("-9007199254740993.0")), .set(FieldPath("c"), 0.25),
+            .set(FieldPath("d"), try exact("123456789012345678901234567890.5")),
+        ])))
+        #expect(try parse("players.filter { $0.a == 1e-400 }.count()") == playersQuery(.compare(FieldPath("a"), .equal, try exact("1e-400")), .count))
+        let refused = try #require(throws: REPLSyntaxError.self) { try parse("players.update { $0.a += 1e-400 }") }
+        #expect(refused.message.contains("+= adds an integer or a Double, and 1e-400 is neither exactly"), "\(refused.message)")
+    }
+
     @Test func updatesInTheDSLSpelling() throws {
         let text = #"players.filter { $0.id == 2 }.update { $0.position.set(to: "Third Base"); $0.number.increment(by: 1); $0.nickname.remove(); $0.note.set(to: nil) }"#
         #expect(try parse(text) == playersQuery(.compare(FieldPath("id"), .equal, 2), .update([
