@@ -152,6 +152,14 @@ extension PostgresCollection {
             throw BackendSupport.fieldOverwriteError(moving: source, to: target, key: key, collection: name)
         }
         try await refuseBlockedParents(writing: target, where: .exists(source), compiler: compiler, in: session)
+        if let room = BackendSupport.movedValueRoom(from: source, to: target) {
+            for row in try await session.rows(try compiler.longContainers(at: source, minimumLength: 2 * (room + 1)), collection: name) {
+                let cells = row.makeRandomAccess()
+                if BackendSupport.nestingDepth(ofJSON: try cells[1].decode(String.self).utf8) > room {
+                    throw BackendSupport.fieldTooDeepError(moving: source, to: target, key: try decodeKey(cells[0], kind: keyKind()), collection: name)
+                }
+            }
+        }
     }
 
     private func refuseBlockedParents(writing target: FieldPath, where condition: Condition, compiler: PostgresCompiler,

@@ -53,6 +53,22 @@ extension BackendSupport {
         FieldChangeRules.overwriteError(moving: source, to: target, key: key, collection: collection)
     }
 
+    /// How many levels a value moved from `source` to `target` may nest; nil
+    /// when the move can't deepen a document.
+    public static func movedValueRoom(from source: FieldPath, to target: FieldPath) -> Int? {
+        FieldChangeRules.movedValueRoom(from: source, to: target)
+    }
+
+    /// How many levels of arrays and objects JSON text nests.
+    public static func nestingDepth(ofJSON text: some Sequence<UInt8>) -> Int {
+        FieldChangeRules.nestingDepth(ofJSON: text)
+    }
+
+    /// The error of a rename or copy that would nest a document past the limit.
+    public static func fieldTooDeepError(moving source: FieldPath, to target: FieldPath, key: DocumentKey, collection: String) -> DocStoreError {
+        FieldChangeRules.tooDeepError(moving: source, to: target, key: key, collection: collection)
+    }
+
     /// The error of a change whose target lies behind a value that is not an object.
     public static func blockedParentError(writing target: FieldPath, key: DocumentKey, collection: String) -> DocStoreError {
         FieldChangeRules.blockedParentError(writing: target, key: key, collection: collection)

@@ -209,6 +209,12 @@ extension PostgresCompiler {
         CompiledStatement(try compiler.postgresSetDefault(path, value))
     }
 
+    /// `key, value::text` of the documents whose array or object at `source` is
+    /// at least `minimumLength` characters long: the only ones a move deeper can push past the nesting limit.
+    public func longContainers(at source: FieldPath, minimumLength: Int) throws -> CompiledStatement {
+        CompiledStatement(try compiler.longContainers(at: source, minimumLength: minimumLength))
+    }
+
     /// One batch of a conversion: `key, value::text` of up to `limit` documents
     /// after `key` where `path` is present and not null, in key order.
     public func fieldValues(_ path: FieldPath, after key: DocumentKey?, limit: Int) throws -> CompiledStatement {

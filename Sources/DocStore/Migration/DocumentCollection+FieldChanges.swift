@@ -187,6 +187,13 @@ extension DocumentCollection {
             throw FieldChangeRules.overwriteError(moving: source, to: target, key: key, collection: name)
         }
         try refuseBlockedParents(writing: target, where: .exists(source), info: info, compiler: compiler, in: db)
+        if let room = FieldChangeRules.movedValueRoom(from: source, to: target) {
+            var tooDeep: DocumentKey?
+            try run(compiler.longContainers(at: source, minimumLength: 2 * (room + 1)), in: db) { row in
+                if tooDeep == nil, FieldChangeRules.nestingDepth(ofJSON: row.bytes(at: 1)) > room { tooDeep = row.key(at: 0, kind: info.keyKind) }
+            }
+            if let tooDeep { throw FieldChangeRules.tooDeepError(moving: source, to: target, key: tooDeep, collection: name) }
+        }
     }
 
     private func refuseBlockedParents(writing target: FieldPath, where condition: Condition, info: CollectionInfo,

@@ -33,6 +33,42 @@ enum FieldChangeRules {
         }
     }
 
+    /// How many levels a value moved from `source` to `target` may nest, when
+    /// the move can push a document past the nesting limit: nil when `target`
+    /// is no deeper than `source` (the document nests no deeper than before).
+    static func movedValueRoom(from source: FieldPath, to target: FieldPath) -> Int? {
+        guard target.components.count > source.components.count else { return nil }
+        return DocumentStore.maximumNestingDepth - target.components.count
+    }
+
+    /// How many levels of arrays and objects JSON text nests (0 for a scalar),
+    /// from its brackets outside strings.
+    static func nestingDepth(ofJSON text: some Sequence<UInt8>) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in text {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = Swift.max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    /// A rename or copy refused because the value would nest the document past the limit.
+    static func tooDeepError(moving source: FieldPath, to target: FieldPath, key: DocumentKey, collection: String) -> DocStoreError {
+        .invalidUpdate(collection: collection, field: target.description, key: key,
+                       reason: "its \(source) nests so deep that at \(target) the document would nest deeper than \(DocumentStore.maximumNestingDepth) levels, DocStore's limit, and could not be read back; choose a shallower path")
+    }
+
     /// A default must be JSON that nests no deeper than documents may, with
     /// finite numbers only.
     static func checkDefault(_ value: JSONValue, at path: FieldPath, collection: String) throws {

@@ -58,6 +58,18 @@ extension QueryCompiler {
             + " AND (" + .joined(blocked, separator: " OR ") + ") ORDER BY key LIMIT 1"
     }
 
+    /// The key and JSON text of each document whose array or object at `source`
+    /// is at least `minimumLength` characters long, in key order: a value that
+    /// nests `n` levels is at least `2n` long, so only these can nest deep
+    /// enough for a move to a deeper path to push their document past the
+    /// nesting limit (the caller measures them: ``FieldChangeRules/nestingDepth(ofJSON:)``).
+    func longContainers(at source: FieldPath, minimumLength: Int) throws -> SQLFragment {
+        let field = try FieldSQL.checked(source, from: .document, collection: collection, dialect: dialect)
+        let text: SQLFragment = dialect == .postgres ? "CAST(" + field.value + " AS text)" : field.value
+        return "SELECT key, " + text + " FROM \(table) WHERE " + field.type + " IN ('array', 'object') AND length(" + text + ") >= "
+            + .bound(.integer(Int64(minimumLength))) + " ORDER BY key"
+    }
+
     /// One batch of a conversion: the key and the JSON text at `path` of up to
     /// `limit` documents after `key` (all from the first when nil), in key order,
     /// skipping documents where the field is missing or null.

@@ -114,6 +114,32 @@ struct FieldChangeTests {
         }
     }
 
+    /// A value as deep as documents may nest, moved to a deeper path, would
+    /// push its document past the limit: stored, but then unreadable ("damaged")
+    /// until renamed back. Refused, naming the document; moving it no deeper,
+    /// or a shallower value, is fine.
+    @Test(arguments: Backend.allCases)
+    func aMoveThatWouldNestADocumentPastTheLimitIsRefused(backend: Backend) async throws {
+        let limit = DocumentStore.maximumNestingDepth
+        let deep = String(repeating: "[", count: limit - 1) + String(repeating: "]", count: limit - 1)
+        let almost = String(repeating: "[", count: limit - 2) + String(repeating: "]", count: limit - 2)
+        // A string holding a bracket is no nesting.
+        try await withPlayers(backend, [#"{"id": 1, "v": ["]"]}"#, #"{"id": 2, "v": "# + almost + "}", #"{"id": 3, "v": "# + deep + "}"]) { players, _ async throws in
+            let before = try await stored(players)
+            for change in [{ try await players.renameField(FieldPath("v"), to: FieldPath("a", "b")) },
+                           { try await players.copyField(FieldPath("v"), to: FieldPath("x", "v")) }] as [() async throws -> FieldChangeSummary] {
+                let error = try await #require(throws: DocStoreError.self) { _ = try await change() }
+                guard case .invalidUpdate(_, _, .integer(3), let reason) = error else { Issue.record("\(error)"); return }
+                #expect(reason.contains("deeper than \(limit) levels"), "\(reason)")
+                #expect(try await stored(players) == before)
+            }
+            #expect(try await players.renameField(FieldPath("v"), to: FieldPath("w")).documentsChanged == 3, "no deeper")
+            try await players.delete(3)
+            #expect(try await players.renameField(FieldPath("w"), to: FieldPath("a", "b")).documentsChanged == 2)
+            #expect(try await players.all().count == 2, "every document reads back")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func aPathThroughAValueThatIsNotAnObjectIsRefused(backend: Backend) async throws {
         try await withPlayers(backend, [
