@@ -33,9 +33,12 @@ extension PostgresCollection {
     /// Sends rows with one `COPY "table" (key, body) FROM STDIN`.
     func copy(_ rows: CopyTextRows, on connection: PostgresConnection) async throws {
         let table = PostgresStoreSQL.copyTableName(name)
+        let collection = name
         do {
-            try await connection.copyFrom(table: table, columns: ["key", "body"], logger: PostgresSession.logger) { writer in
-                try await writer.write(rows.buffer)
+            try await CopyGuard.unlessClosed(connection, collection: collection) {
+                try await connection.copyFrom(table: table, columns: ["key", "body"], logger: PostgresSession.logger) { writer in
+                    try await CopyGuard.write(rows.buffer, with: writer, on: connection)
+                }
             }
         } catch {
             throw PostgresStoreError.from(error, collection: name)

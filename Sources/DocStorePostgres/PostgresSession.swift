@@ -14,6 +14,13 @@ enum PostgresSession: Sendable {
         return logger
     }()
 
+    /// A statement sent on a closed connection never returned (postgres-nio
+    /// 1.33 queues it), so a transaction whose connection died waited forever
+    /// in its next statement; it fails at once instead.
+    static func checkOpen(_ connection: PostgresConnection) throws {
+        if connection.isClosed { throw CopyGuard.closed(collection: nil) }
+    }
+
     /// Runs a statement and collects its rows.
     @discardableResult
     func rows(_ sql: String, _ bindings: [SQLBinding], collection: String?, key: DocumentKey? = nil) async throws -> [PostgresRow] {
@@ -58,7 +65,9 @@ enum PostgresSession: Sendable {
         let sequence: PostgresRowSequence
         switch self {
         case .pool(let client): sequence = try await client.query(query, logger: Self.logger)
-        case .transaction(let connection): sequence = try await connection.query(query, logger: Self.logger)
+        case .transaction(let connection):
+            try Self.checkOpen(connection)
+            sequence = try await connection.query(query, logger: Self.logger)
         }
         for try await row in sequence { try body(row) }
     }
@@ -83,8 +92,10 @@ enum PostgresSession: Sendable {
             // postgres-nio reads the statement's name and SQL during `execute`.
             let sequence = try await ReusedStatement.$current.withValue(text) {
                 switch self {
-                case .pool(let client): try await client.execute(statement, logger: Self.logger)
-                case .transaction(let connection): try await connection.execute(statement, logger: Self.logger)
+                case .pool(let client): return try await client.execute(statement, logger: Self.logger)
+                case .transaction(let connection):
+                    try Self.checkOpen(connection)
+                    return try await connection.execute(statement, logger: Self.logger)
                 }
             }
             var rows: [PostgresRow] = []
