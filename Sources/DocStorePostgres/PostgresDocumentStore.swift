@@ -221,13 +221,20 @@ public final class PostgresDocumentStore: Sendable {
     /// Reads the committed catalog again (another process may have created or
     /// dropped collections).
     func reloadCatalog() async throws {
-        let rows = try await PostgresSession.pool(client).rows(PostgresStoreSQL.collections, [], collection: nil)
+        let rows = try await PostgresSession.pool(client).rows(PostgresStoreSQL.catalogWithTables, [], collection: nil)
         var kinds: [String: KeyKind] = [:]
         for row in rows {
-            let (name, kind) = try row.decode((String, String).self)
+            let (name, kind, keyType) = try row.decode((String, String, String?).self)
             guard let keyKind = KeyKind(rawValue: kind) else {
                 throw PostgresStoreError.server(sqlState: nil, message: "the catalog \(PostgresStoreSQL.catalogTable) gives collection \"\(name)\" the unknown key kind \"\(kind)\"",
                                                 detail: nil, hint: nil, collection: name)
+            }
+            // A key kind the table wasn't made for would misread every key (a
+            // bigint's bytes as a string key), and a copy would carry them so.
+            if let keyType, keyType != PostgresStoreSQL.keyColumnType(keyKind) {
+                throw PostgresStoreError.server(
+                    sqlState: nil, message: "the catalog \(PostgresStoreSQL.catalogTable) gives collection \"\(name)\" \(keyKind.rawValue) keys, but its table's key column is \(keyType) (the row was changed outside DocStore); the documents are intact: set key_kind back with psql (\(keyType == "bigint" ? "integer" : "string or uuid")) before using the store",
+                    detail: nil, hint: nil, collection: name)
             }
             kinds[name] = keyKind
         }

@@ -175,3 +175,24 @@ public struct RepairResult: Sendable, Hashable, CustomStringConvertible {
             + (columns.map { "; " + $0 } ?? "")
     }
 }
+
+// Other backends (PostgreSQL) report their findings in the same types, so a
+// check reads the same on every database.
+extension DamagedDocument {
+    @_spi(Backends) public static func found(key: DocumentKey, reason: String) -> DamagedDocument {
+        DamagedDocument(key: key, reason: reason)
+    }
+}
+
+extension CollectionCheck {
+    @_spi(Backends) public init(collection: String, documentCount: Int, damaged: [DamagedDocument]) {
+        self.init(collection: collection, documentCount: documentCount, damaged: damaged, duplicateMembers: [],
+                  quarantineCollection: DocumentStore.quarantineName(for: collection))
+    }
+}
+
+extension RepairResult {
+    @_spi(Backends) public init(collection: String, movedKeys: [DocumentKey]) {
+        self.init(collection: collection, quarantineCollection: DocumentStore.quarantineName(for: collection), movedKeys: movedKeys)
+    }
+}

@@ -13,6 +13,13 @@ public struct CatalogProblem: Sendable, Hashable, CustomStringConvertible {
     public var repairedBy: String?
 
     public var description: String { "\(table) \(DocumentKey.quoted(name)): \(problem)" }
+
+    @_spi(Backends) public init(table: String, name: String, problem: String, repairedBy: String? = nil) {
+        self.table = table
+        self.name = name
+        self.problem = problem
+        self.repairedBy = repairedBy
+    }
 }
 
 extension Catalog {

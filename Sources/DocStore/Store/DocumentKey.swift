@@ -121,3 +121,8 @@ extension String: DocumentKeyRepresentable {
 extension UUID: DocumentKeyRepresentable {
     public var documentKey: DocumentKey { .uuid(self) }
 }
+
+extension DocumentKey {
+    /// ``quoted(_:)`` for other backends' messages.
+    @_spi(Backends) public static func quotedForMessages(_ s: String) -> String { quoted(s) }
+}

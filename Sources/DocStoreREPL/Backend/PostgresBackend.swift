@@ -301,23 +301,22 @@ final class PostgresBackend: REPLBackend {
         }
     }
 
-    /// The server checks its own data (jsonb is parsed and validated on
-    /// every write); this checks that each collection the catalog records can
-    /// be read, and counts its documents.
+    /// What another tool may have changed behind DocStore's back (the server
+    /// validates jsonb and checks its own files, with pg_amcheck): catalog rows
+    /// against tables, tables the catalog lost, and documents that are not
+    /// objects or whose `"id"` is not their key.
     func check(_ name: String?) throws -> (report: String, isHealthy: Bool) {
-        let names = try name.map { [$0] } ?? collections().map(\.name)
-        var lines: [String] = []
-        for name in names {
-            lines.append("\(name): \(CommandResult.plural(try count(name, DocumentQuery()), "document")), readable")
+        let store = store
+        if let name, try !collections().contains(where: { $0.name == name }) {
+            throw CommandError("no collection named \(DocumentKeyQuoting.quoted(name))")
         }
-        lines.append("ok: PostgreSQL validates every jsonb document as it is written, so none can be damaged; "
-            + "its own tools (pg_amcheck) check its files")
-        return (lines.joined(separator: "\n"), true)  // a collection that can't be read threw
+        let checked = try Self.wait { try await store.check(collection: name) }
+        return ("\(checked)", checked.isHealthy)
     }
 
     func repair(_ name: String) throws -> String {
-        throw CommandError(".repair has nothing to do on PostgreSQL: the server validates every jsonb document as it is written, "
-            + "so none can be damaged (.check \(name) reads the collection; pg_amcheck checks the server's files)")
+        let store = store
+        return "\(try Self.wait { try await store.repair(collection: name) })"
     }
 
     /// A bare collection as a stream of pages in key order, printed as they

@@ -1,0 +1,51 @@
+/// The statements of a check of a PostgreSQL store: what another tool may have
+/// changed behind DocStore's back (a catalog row, a table, a document).
+extension PostgresStoreSQL {
+    /// Each catalog row with its table's key column type (`bigint`, `text`;
+    /// NULL when the table is missing).
+    public static let catalogWithTables = """
+        SELECT c.name, c.key_kind, (SELECT format_type(a.atttypid, NULL) FROM pg_attribute a
+            WHERE a.attrelid = to_regclass(quote_ident(c.name)) AND a.attname = 'key' AND NOT a.attisdropped)
+        FROM \(catalogTable) c ORDER BY c.name
+        """
+
+    /// Tables of documents (a `key` and a jsonb `body`) in the store's schema
+    /// that the catalog does not record: their documents are hidden.
+    public static let unrecordedTables = """
+        SELECT t.relname::text FROM pg_class t JOIN pg_namespace n ON n.oid = t.relnamespace
+        WHERE t.relkind = 'r' AND n.nspname = current_schema() AND t.relname::text NOT LIKE 'docstore\\_%'
+          AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = t.oid AND a.attname = 'key' AND NOT a.attisdropped)
+          AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = t.oid AND a.attname = 'body' AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped)
+          AND t.relname::text NOT IN (SELECT name FROM \(catalogTable))
+        ORDER BY 1
+        """
+
+    /// The table's key column type a collection of `kind` keys is made with.
+    public static func keyColumnType(_ kind: KeyKind) -> String {
+        kind == .integer ? "bigint" : "text"
+    }
+
+    /// A collection's documents DocStore can't read as its own: a body that is
+    /// not a JSON object, or whose `"id"` is not its key (one spelling the key
+    /// another way, `5.0` or a lower-case UUID, is). Rows: the key as text, the
+    /// body's JSON type, the `"id"` as JSON text (NULL when it is not the fault),
+    /// and (`withBodies`) the body as text; in key order, at most `limit`.
+    public static func damagedDocuments(_ collection: String, keyKind: KeyKind, withBodies: Bool, limit: Int?) -> String {
+        let otherId = switch keyKind {
+        // A CASE: PostgreSQL may evaluate an OR's sides in any order, and a string can't be cast.
+        case .integer: "CASE WHEN jsonb_typeof(body -> 'id') = 'number' THEN (body -> 'id')::numeric <> key ELSE true END"
+        case .string: "jsonb_typeof(body -> 'id') <> 'string' OR (body ->> 'id') COLLATE \"C\" <> key"
+        case .uuid: "jsonb_typeof(body -> 'id') <> 'string' OR lower(body ->> 'id') <> lower(key)"
+        }
+        let wrongId = "(jsonb_typeof(body) = 'object' AND body ? 'id' AND (\(otherId)))"
+        return "SELECT key::text, jsonb_typeof(body), CASE WHEN \(wrongId) THEN (body -> 'id')::text END"
+            + (withBodies ? ", body::text" : "")
+            + " FROM \(quoteIdentifier(collection)) WHERE jsonb_typeof(body) <> 'object' OR \(wrongId) ORDER BY key"
+            + (limit.map { " LIMIT \($0)" } ?? "")
+    }
+
+    /// The number of a collection's documents.
+    public static func countAll(_ collection: String) -> String {
+        "SELECT count(*) FROM \(quoteIdentifier(collection))"
+    }
+}

@@ -1,0 +1,151 @@
+@_spi(Backends) import DocStore
+import Foundation
+import PostgresNIO
+
+/// What a PostgreSQL store's check found: the catalog against the tables, and
+/// each collection's documents against what DocStore reads.
+public struct PostgresStoreCheck: Sendable, Hashable, CustomStringConvertible {
+    /// Catalog rows without a table or with a key kind the table wasn't made
+    /// for, and tables of documents the catalog doesn't record.
+    public var catalogProblems: [CatalogProblem]
+    /// Each collection whose catalog row and table agree.
+    public var collections: [CollectionCheck]
+
+    /// Whether the catalog and every document are sound.
+    public var isHealthy: Bool { catalogProblems.isEmpty && collections.allSatisfy(\.isHealthy) }
+
+    public var description: String {
+        var lines = [catalogProblems.isEmpty ? "catalog: consistent with the tables" : "catalog: \(catalogProblems.count) problem\(catalogProblems.count == 1 ? "" : "s")"]
+        lines += catalogProblems.map { "  • \($0)" }
+        lines += collections.map(\.description)
+        let toRepair = collections.filter(\.needsRepair).map { ".repair \($0.collection)" }
+        lines.append(toRepair.isEmpty ? "nothing for .repair to do" : "to repair: " + toRepair.joined(separator: ", "))
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension PostgresDocumentStore {
+    /// The damaged documents a check lists for a collection, at most.
+    static let damagedShown = 100
+
+    /// Checks what another tool may have changed behind DocStore's back. The
+    /// server validates jsonb and its own files (`pg_amcheck`), but not
+    /// DocStore's rules: a catalog row whose table is gone or was made for
+    /// another key kind (keys would be misread), a table of documents the
+    /// catalog lost (hidden from every listing and copy), a body that is not a
+    /// JSON object, or whose `"id"` is not its key (a read by key gives a
+    /// document naming another, and saving it writes over that one).
+    ///
+    /// - Parameter only: One collection to check; nil for all of them, and for
+    ///   tables the catalog doesn't record.
+    public func check(collection only: String? = nil) async throws -> PostgresStoreCheck {
+        let session = PostgresSession.pool(client)
+        var result = PostgresStoreCheck(catalogProblems: [], collections: [])
+        for row in try await session.rows(PostgresStoreSQL.catalogWithTables, [], collection: only) {
+            let (name, recorded, keyType) = try row.decode((String, String, String?).self)
+            if let only, name != only { continue }
+            if let problem = Self.catalogProblem(name: name, recorded: recorded, keyType: keyType) {
+                result.catalogProblems.append(problem)
+                continue
+            }
+            guard let kind = KeyKind(rawValue: recorded) else { continue }
+            result.collections.append(try await checkDocuments(of: name, kind: kind, in: session))
+        }
+        if only == nil {
+            for row in try await session.rows(PostgresStoreSQL.unrecordedTables, [], collection: nil) {
+                result.catalogProblems.append(CatalogProblem(
+                    table: "pg_class", name: try row.decode(String.self),
+                    problem: "a table of documents (key, body) that the catalog does not record: its documents are hidden from DocStore; restore its \(PostgresStoreSQL.catalogTable) row (name, key_kind) with psql"))
+            }
+        }
+        return result
+    }
+
+    /// Moves a collection's damaged documents (see ``check(collection:)``) into
+    /// `<name>_damaged`, their key and text unchanged, and deletes them, in one
+    /// transaction, as a file store's `repair` does.
+    ///
+    /// - Throws: ``DocStore/DocStoreError/invalidQuery(collection:field:reason:)``
+    ///   when the catalog is wrong about the collection (its documents only look
+    ///   damaged then), or when the quarantine collection has other than integer keys.
+    @discardableResult
+    public func repair(collection name: String) async throws -> RepairResult {
+        let checked = try await check(collection: name)
+        if let problem = checked.catalogProblems.first {
+            throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "the catalog is inconsistent (\(problem.problem)); .repair moves documents only when the catalog is right")
+        }
+        try await reloadCatalog()
+        guard let kind = catalog.withLock({ $0[name] }) else { return RepairResult(collection: name, movedKeys: []) }
+        let quarantine = RepairResult(collection: name, movedKeys: []).quarantineCollection
+        return try await transaction { transaction in
+            let rows = try await transaction.session.rows(
+                PostgresStoreSQL.damagedDocuments(name, keyKind: kind, withBodies: true, limit: nil), [], collection: name)
+            guard !rows.isEmpty else { return RepairResult(collection: name, movedKeys: []) }
+            if let existing = try await transaction.collection(named: quarantine).existingKeyKind(), existing != .integer {
+                throw DocStoreError.invalidQuery(
+                    collection: quarantine, field: nil,
+                    reason: "the quarantine collection for \(DocumentKey.quotedForMessages(name)) exists with \(existing) keys; rename or drop it, then repair again (nothing was changed)")
+            }
+            let target = transaction.collection(named: quarantine)
+            let source = transaction.collection(named: name)
+            let movedAt = Date().formatted(.iso8601)
+            var moved: [DocumentKey] = []
+            for row in rows {
+                let (stored, type, id, body) = try row.decode((String, String, String?, String).self)
+                let key = Self.documentKey(stored, kind: kind)
+                let storedKey: JSONValue = if case .integer(let number) = key { .integer(number) } else { .string(stored) }
+                try await target.insert([
+                    "collection": .string(name), "key": storedKey, "text": .string(body),
+                    "reason": .string(Self.damage(type: type, id: id, key: key)), "movedAt": .string(movedAt),
+                ] as JSONValue)
+                try await source.delete(key)
+                moved.append(key)
+            }
+            return RepairResult(collection: name, movedKeys: moved)
+        }
+    }
+
+    /// A catalog row that doesn't match its table, as a problem; nil when it does.
+    private static func catalogProblem(name: String, recorded: String, keyType: String?) -> CatalogProblem? {
+        let table = PostgresStoreSQL.catalogTable
+        guard let kind = KeyKind(rawValue: recorded) else {
+            return CatalogProblem(table: table, name: name, problem: "unknown key kind \(DocumentKey.quotedForMessages(recorded)) (integer, string or uuid expected)")
+        }
+        guard let keyType else {
+            return CatalogProblem(table: table, name: name, problem: "the collection's table is missing; drop the collection (.drop) to forget it")
+        }
+        guard keyType == PostgresStoreSQL.keyColumnType(kind) else {
+            let made = keyType == "bigint" ? "integer" : keyType == "text" ? "string or uuid" : keyType
+            return CatalogProblem(table: table, name: name, problem: "key_kind says \(kind.rawValue), but the table was made for \(made) keys (its key column is \(keyType)); the documents are intact: set key_kind back with psql, and don't .repair meanwhile")
+        }
+        return nil
+    }
+
+    private func checkDocuments(of name: String, kind: KeyKind, in session: PostgresSession) async throws -> CollectionCheck {
+        let count = try await session.rows(PostgresStoreSQL.countAll(name), [], collection: name).first?.decode(Int.self) ?? 0
+        let rows = try await session.rows(PostgresStoreSQL.damagedDocuments(name, keyKind: kind, withBodies: false, limit: Self.damagedShown),
+                                          [], collection: name)
+        let damaged = try rows.map { row in
+            let (stored, type, id) = try row.decode((String, String, String?).self)
+            let key = Self.documentKey(stored, kind: kind)
+            return DamagedDocument.found(key: key, reason: Self.damage(type: type, id: id, key: key))
+        }
+        return CollectionCheck(collection: name, documentCount: count, damaged: damaged)
+    }
+
+    /// A key read as text (`key::text`) as the collection's kind.
+    private static func documentKey(_ text: String, kind: KeyKind) -> DocumentKey {
+        switch kind {
+        case .integer: Int64(text).map(DocumentKey.integer) ?? .string(text)
+        case .uuid: UUID(uuidString: text).flatMap { $0.uuidString == text ? DocumentKey.uuid($0) : nil } ?? .string(text)
+        case .string: .string(text)
+        }
+    }
+
+    /// Why a document can't be read as DocStore's, in the file store's words.
+    private static func damage(type: String, id: String?, key: DocumentKey) -> String {
+        guard type == "object" else { return "the document is a JSON \(type), not an object" }
+        let shown = id.map { $0.hasPrefix("[") ? "an array" : $0.hasPrefix("{") ? "an object" : $0 } ?? "missing"
+        return "its \"id\" is \(shown), but it is stored under the key \(key): a read by key gives a document that names another, and saving it would write over that one"
+    }
+}

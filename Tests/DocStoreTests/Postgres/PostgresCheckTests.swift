@@ -1,0 +1,60 @@
+import DocStorePostgres
+import Foundation
+import Testing
+@testable import DocStore
+
+extension PostgresTests {
+    /// What another tool does behind DocStore's back (psql here): the server
+    /// validates jsonb, not DocStore's rules. `check` names catalog rows without
+    /// a table, tables the catalog lost, bodies that are not objects and `"id"`s
+    /// that are not their key; `repair` moves such documents into
+    /// `<name>_damaged`, text unchanged; a key kind the table wasn't made for
+    /// is refused before any key is misread.
+    @Suite("PostgreSQL: check and repair")
+    struct CheckTests {
+        @Test func checkNamesWhatAnotherToolChangedAndRepairMovesTheDamagedDocuments() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let store = try await PostgresDocumentStore(url: url)
+            do {
+                let teams = store.collection(named: "teams")
+                try await teams.insert(contentsOf: (1...5).map { ["id": .integer(Int64($0)), "name": .string("Team \($0)")] })
+                try await store.collection(named: "codes").insert(contentsOf: [["id": "a"], ["id": "b"]])
+                try await store.collection(named: "gone").insert(["id": 1])
+                #expect(try await store.check().isHealthy)
+
+                try PostgresTestServer.psql("""
+                    UPDATE teams SET body = '[1, 2]' WHERE key = 1;
+                    UPDATE teams SET body = jsonb_set(body, '{id}', '999') WHERE key = 2;
+                    UPDATE teams SET body = jsonb_set(body, '{id}', '3.0') WHERE key = 3;
+                    UPDATE codes SET body = '{"id": "zz"}' WHERE key = 'a';
+                    CREATE TABLE lost (key bigint PRIMARY KEY, body jsonb NOT NULL);
+                    DROP TABLE gone;
+                    """, databaseURL: url)
+                let report = try await store.check()
+                #expect(!report.isHealthy)
+                #expect(report.catalogProblems.map(\.name) == ["gone", "lost"], "\(report)")
+                let damaged = Dictionary(uniqueKeysWithValues: report.collections.map { ($0.collection, $0.damaged.map(\.key)) })
+                #expect(damaged == ["teams": [.integer(1), .integer(2)], "codes": [.string("a")]], "3.0 spells the key 3 another way: \(report)")
+                #expect("\(report)".contains("to repair: .repair codes, .repair teams"), "\(report)")
+
+                let repaired = try await store.repair(collection: "teams")
+                #expect(repaired.movedKeys == [.integer(1), .integer(2)])
+                #expect(try await teams.count() == 3)
+                let moved = try await store.collection(named: "teams_damaged").all()
+                #expect(moved.map { $0["key"] } == [1, 2] && moved.first?["text"] == "[1, 2]", "\(moved)")
+                #expect(try await store.check(collection: "teams").isHealthy)
+
+                // A key kind the table wasn't made for would misread every key.
+                try PostgresTestServer.psql("UPDATE docstore_collections SET key_kind = 'string' WHERE name = 'teams'", databaseURL: url)
+                let mismatch = try await #require(throws: (any Error).self) { try await store.collections() }
+                #expect(mismatch.localizedDescription.contains("its table's key column is bigint"), "\(mismatch)")
+                #expect(try await store.check(collection: "teams").catalogProblems.first?.problem.contains("key_kind says string") == true)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        }
+    }
+}
