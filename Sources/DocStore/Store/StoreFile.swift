@@ -62,6 +62,19 @@ enum StoreFile {
             }
             return .new
         }
+        // A directory, a pipe or a device: opening a pipe to read its header
+        // would wait forever for a writer.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind = switch status.st_mode & S_IFMT {
+            case S_IFDIR: "a directory"
+            case S_IFIFO: "a named pipe"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw DocStoreError.cannotOpen(path: path, reason: "it is \(kind), not a file: a store is a regular file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = errno == EACCES ? "permission denied: the file can't be read" : String(cString: strerror(errno))
             throw DocStoreError.cannotOpen(path: path, reason: reason)

@@ -32,6 +32,20 @@ struct StoreFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["notes.txt"], "no -wal or -shm files were created")
     }
 
+    /// A named pipe given as the store: reading its header waited forever for a
+    /// writer (a copy to or from one too). A directory was "reading the file's
+    /// header failed". Each is refused at once, saying what it is.
+    @Test(.timeLimit(.minutes(1)), arguments: [("pipe", "it is a named pipe, not a file"), ("directory", "it is a directory, not a file")])
+    func aPipeOrADirectoryIsRefusedAtOnceSayingWhatItIs(kind: String, says: String) throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        if kind == "pipe" { #expect(mkfifo(path, 0o600) == 0) } else { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }
+        for readOnly in [false, true] {
+            let error = try #require(throws: DocStoreError.self) { _ = try DocumentStore(path: path, readOnly: readOnly) }
+            #expect("\(error)".contains(says), "\(error)")
+        }
+    }
+
     @Test func aSQLiteDatabaseWithOtherTablesIsRefusedAndLeftUntouched() throws {
         let (path, directory) = try temporaryStorePath("app.sqlite")
         defer { try? FileManager.default.removeItem(at: directory) }
