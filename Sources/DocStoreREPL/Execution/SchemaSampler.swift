@@ -43,11 +43,24 @@ final class StoreSchema: SchemaProvider {
     func collectionNames() -> [String] {
         forgetChangesByOthers()
         if let names { return names }
-        // A store that can't list its collections offers no suggestions; the
-        // command itself will then report the store's error.
-        let listed = (try? backend.collections().map(\.name)) ?? []
+        // A store that can't list its collections offers no suggestions, and
+        // calls no name unknown (``listsCollections()``): the command itself
+        // then reports the store's error. Asked again next time.
+        guard let listed = try? backend.collections().map(\.name) else {
+            failedListing = true
+            return []
+        }
+        failedListing = false
         names = listed
         return listed
+    }
+
+    /// Whether the last listing of collections worked.
+    private var failedListing = false
+
+    func listsCollections() -> Bool {
+        _ = collectionNames()
+        return !failedListing
     }
 
     func fieldTypes(in collection: String) -> [FieldPath: Set<String>] {

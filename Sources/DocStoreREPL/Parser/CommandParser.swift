@@ -187,7 +187,7 @@ public struct CommandParser {
     /// error names the closest existing collection. (Writes create collections.)
     func checkCollectionExists(_ name: String, at location: SourceLocation) throws(REPLSyntaxError) {
         let names = schema.collectionNames()
-        guard !names.contains(name) else { return }
+        guard !names.contains(name), schema.listsCollections() else { return }
         var message = "no collection named \(DocumentKeyQuoting.quoted(name))"
         if let suggestion = NameSuggestion.closest(to: name, in: names) {
             message += "; did you mean \(DocumentKeyQuoting.quoted(suggestion))?"

@@ -14,6 +14,14 @@ public protocol SchemaProvider {
     func indexedFields(in collection: String) -> [FieldPath]
     /// Whether ``fieldTypes(in:)`` read every document of `collection`, not a sample.
     func sampledEveryDocument(in collection: String) -> Bool
+    /// Whether ``collectionNames()`` is what the store holds: false when the
+    /// store could not list its collections (a damaged file), so that a name
+    /// missing from the list is not called unknown.
+    func listsCollections() -> Bool
+}
+
+extension SchemaProvider {
+    public func listsCollections() -> Bool { true }
 }
 
 extension SchemaProvider {
