@@ -114,6 +114,11 @@ enum StoreFile {
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if access(folder, W_OK) != 0, !FileManager.default.fileExists(atPath: path + "-wal") {
+            // On a read-only file system, reading it read-only works (immutable);
+            // elsewhere even a reader must create the -shm file there.
+            guard isOnReadOnlyFileSystem(path) else {
+                throw DocStoreError.cannotOpen(path: path, reason: "the folder \(folder) can't be written (another user's folder?), and SQLite keeps its -wal and -shm files beside the store, which even a reader must create; copy the store into a folder you can write and open the copy")
+            }
             throw DocStoreError.fileNotWritable(path: path, reason: "the folder \(folder) can't be written, and SQLite keeps its -wal and -shm files beside the store")
         }
     }
@@ -125,6 +130,12 @@ enum StoreFile {
         switch error.resultCode.primaryResultCode {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return .corruptStore(path: path, findings: integrityFindings(path: path) ?? [message])
+        case .SQLITE_READONLY where access(URL(fileURLWithPath: path).deletingLastPathComponent().path, W_OK) != 0:
+            // Read-only already: SQLite's readers of a WAL store need its -shm
+            // index, which they create beside the file (advice to open it
+            // read-only would send the user round in a circle).
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            return .cannotOpen(path: path, reason: "SQLite reads a store through its -shm index, which it must create beside the file, and the folder \(folder) can't be written (another user's folder?); copy the store into a folder you can write and open the copy (\(message))")
         default:
             return DocStoreError(sqliteCode: error.resultCode.primaryResultCode.rawValue, message: message, collection: nil, path: path)
         }

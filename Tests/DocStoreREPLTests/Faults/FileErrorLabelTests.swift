@@ -60,6 +60,30 @@ struct FileErrorLabelTests {
         #expect(try bytes(path) == before, "the file was not changed")
     }
 
+    /// Another user's store in a folder this user can't write: SQLite must make
+    /// the store's -shm file there even to read it, so --read-only doesn't help,
+    /// and the messages (with it and without) no longer send the user to it.
+    @Test func aStoreInAFolderThatCantBeWrittenSaysToCopyIt() throws {
+        let (path, directory) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard getuid() == 0 else { return }  // as another user, the folder below is root's
+        let binary = directory.appendingPathComponent("docstore").path
+        try FileManager.default.copyItem(atPath: try docstoreBinary().path, toPath: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        let before = try bytes(path)
+        let asUnprivileged = "setpriv --reuid=65534 --regid=65534 --clear-groups"
+        for readOnly in [[], ["--read-only"]] {
+            let result = try docstore([path] + readOnly + ["-c", "events.count()"], wrapper: asUnprivileged, binary: binary)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("can't be written (another user's folder?)") || result.stderr.contains("the folder \(directory.path) can't be written (another user's folder?)"), "\(result.stderr)")
+            #expect(result.stderr.contains("copy the store into a folder you can write"), "\(result.stderr)")
+            #expect(!result.stderr.contains("--read-only"), "the advice is not the flag just used: \(result.stderr)")
+        }
+        #expect(try bytes(path) == before)
+    }
+
     @Test func anIOErrorWhileWritingSaysSoAndKeepsTheStoreWhole() throws {
         let (path, directory) = try makeStore(documents: 20)
         defer { try? FileManager.default.removeItem(at: directory) }
