@@ -51,6 +51,7 @@ extension PostgresDocumentStore {
             guard let kind = KeyKind(rawValue: recorded) else { continue }
             result.collections.append(try await checkDocuments(of: name, kind: kind, in: session))
         }
+        result.catalogProblems += try await indexProblems(only: only, in: session)
         if only == nil {
             for row in try await session.rows(PostgresStoreSQL.unrecordedTables, [], collection: nil) {
                 result.catalogProblems.append(CatalogProblem(
@@ -71,7 +72,8 @@ extension PostgresDocumentStore {
     @discardableResult
     public func repair(collection name: String) async throws -> RepairResult {
         let checked = try await check(collection: name)
-        if let problem = checked.catalogProblems.first {
+        // Only the collection's own row: wrong about its keys, its documents only look damaged.
+        if let problem = checked.catalogProblems.first(where: { $0.table == PostgresStoreSQL.catalogTable }) {
             throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "the catalog is inconsistent (\(problem.problem)); .repair moves documents only when the catalog is right")
         }
         try await reloadCatalog()
@@ -103,6 +105,31 @@ extension PostgresDocumentStore {
             }
             return RepairResult(collection: name, movedKeys: moved)
         }
+    }
+
+    /// Recorded indexes PostgreSQL lacks (a unique one without its unique
+    /// index refuses no duplicate), and DocStore-named indexes the catalog
+    /// doesn't record (they still slow writes, and a unique one refuses them).
+    private func indexProblems(only: String?, in session: PostgresSession) async throws -> [CatalogProblem] {
+        guard try await session.rows(PostgresStoreSQL.hasIndexCatalog, [], collection: nil).first?.decode(Bool.self) == true else { return [] }
+        var problems: [CatalogProblem] = []
+        let table = PostgresStoreSQL.indexTable
+        for row in try await session.rows(PostgresStoreSQL.indexesWithBuilt, [], collection: nil) {
+            let (name, collection, isUnique, built, uniqueBuilt) = try row.decode((String, String, Bool, Bool, Bool).self)
+            if let only, collection != only { continue }
+            let on = DocumentKey.quotedForMessages(collection)
+            if !built {
+                problems.append(CatalogProblem(table: table, name: name, problem: "recorded on collection \(on), but PostgreSQL has no such index on its table; drop the index and create it again"))
+            } else if isUnique, !uniqueBuilt {
+                problems.append(CatalogProblem(table: table, name: name, problem: "recorded on collection \(on) as unique, but its unique index \(name)_unique is missing, so duplicates are not refused; drop the index and create it again"))
+            }
+        }
+        for row in try await session.rows(PostgresStoreSQL.unrecordedIndexes, [], collection: nil) {
+            let (name, collection, isUnique) = try row.decode((String, String, Bool).self)
+            if let only, collection != only { continue }
+            problems.append(CatalogProblem(table: "pg_class", name: name, problem: "an index on \(DocumentKey.quotedForMessages(collection)) that the catalog does not record (an orphan); it still slows writes\(isUnique ? ", and refuses a value it already holds" : ""): drop it with psql (DROP INDEX)"))
+        }
+        return problems
     }
 
     /// A catalog row that doesn't match its table, as a problem; nil when it does.

@@ -21,6 +21,7 @@ extension PostgresTests {
                 try await teams.insert(contentsOf: (1...5).map { ["id": .integer(Int64($0)), "name": .string("Team \($0)")] })
                 try await store.collection(named: "codes").insert(contentsOf: [["id": "a"], ["id": "b"]])
                 try await store.collection(named: "gone").insert(["id": 1])
+                let unique = try await teams.createIndex(on: FieldPath("name"), unique: true)
                 #expect(try await store.check().isHealthy)
 
                 try PostgresTestServer.psql("""
@@ -30,10 +31,12 @@ extension PostgresTests {
                     UPDATE codes SET body = '{"id": "zz"}' WHERE key = 'a';
                     CREATE TABLE lost (key bigint PRIMARY KEY, body jsonb NOT NULL);
                     DROP TABLE gone;
+                    DROP INDEX \(unique.name)_unique;
                     """, databaseURL: url)
                 let report = try await store.check()
                 #expect(!report.isHealthy)
-                #expect(report.catalogProblems.map(\.name) == ["gone", "lost"], "\(report)")
+                #expect(report.catalogProblems.map(\.name) == ["gone", unique.name, "lost"], "\(report)")
+                #expect(report.catalogProblems.contains { $0.problem.contains("duplicates are not refused") }, "\(report)")
                 let damaged = Dictionary(uniqueKeysWithValues: report.collections.map { ($0.collection, $0.damaged.map(\.key)) })
                 #expect(damaged == ["teams": [.integer(1), .integer(2)], "codes": [.string("a")]], "3.0 spells the key 3 another way: \(report)")
                 #expect("\(report)".contains("to repair: .repair codes, .repair teams"), "\(report)")
@@ -43,7 +46,8 @@ extension PostgresTests {
                 #expect(try await teams.count() == 3)
                 let moved = try await store.collection(named: "teams_damaged").all()
                 #expect(moved.map { $0["key"] } == [1, 2] && moved.first?["text"] == "[1, 2]", "\(moved)")
-                #expect(try await store.check(collection: "teams").isHealthy)
+                let after = try await store.check(collection: "teams")
+                #expect(after.collections.allSatisfy(\.isHealthy) && after.catalogProblems.map(\.name) == [unique.name], "the index stays to mend: \(after)")
 
                 // A key kind the table wasn't made for would misread every key.
                 try PostgresTestServer.psql("UPDATE docstore_collections SET key_kind = 'string' WHERE name = 'teams'", databaseURL: url)

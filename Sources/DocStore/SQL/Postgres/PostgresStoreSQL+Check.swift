@@ -20,6 +20,29 @@ extension PostgresStoreSQL {
         ORDER BY 1
         """
 
+    /// Each recorded index of an existing collection: name, collection,
+    /// uniqueness, and whether its btree and (for a unique one) its unique
+    /// index exist. Nothing when the index catalog was never made.
+    public static let indexesWithBuilt = """
+        SELECT i.name, i.collection, i.is_unique, to_regclass(quote_ident(i.name)) IS NOT NULL,
+               to_regclass(quote_ident(i.name || '_unique')) IS NOT NULL
+        FROM \(indexTable) i WHERE EXISTS (SELECT 1 FROM \(catalogTable) c WHERE c.name = i.collection) ORDER BY i.id
+        """
+
+    /// Indexes named as DocStore names them that the index catalog doesn't
+    /// record: name, table, and whether it is unique (it then refuses writes).
+    public static let unrecordedIndexes = """
+        SELECT x.relname::text, t.relname::text, ix.indisunique FROM pg_index ix
+        JOIN pg_class x ON x.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
+        JOIN pg_namespace n ON n.oid = x.relnamespace
+        WHERE n.nspname = current_schema() AND x.relname::text LIKE 'docstore\\_ix\\_%'
+          AND regexp_replace(x.relname::text, '_unique$', '') NOT IN (SELECT name FROM \(indexTable))
+        ORDER BY 1
+        """
+
+    /// Whether the index catalog exists.
+    public static let hasIndexCatalog = "SELECT to_regclass('\(indexTable)') IS NOT NULL"
+
     /// The table's key column type a collection of `kind` keys is made with.
     public static func keyColumnType(_ kind: KeyKind) -> String {
         kind == .integer ? "bigint" : "text"
