@@ -7,8 +7,8 @@ extension QueryCompiler {
     ///   which the caller refuses first: ``blockedSets(at:after:_:)``);
     /// - `remove` deletes the member or element;
     /// - `increment` adds a number to the field: missing and null count as 0;
-    ///   integer + integer stays an integer, anything else is a real written with
-    ///   17 significant digits (exact). The caller refuses non-numbers before.
+    ///   integer + integer stays an integer, anything else is a real written as
+    ///   Swift's shortest text that reads back as it (exact: ``RealText``). The caller refuses non-numbers before.
     ///
     /// Each change reads the document as it was before the update, so the paths of
     /// one update may not overlap.
@@ -162,7 +162,7 @@ extension QueryCompiler {
                 let (_, binding) = ConditionCompiler.scalar(amount)
                 let sum: SQLFragment = "(coalesce(json_extract(body, \(literal)), 0) + " + .bound(binding) + ")"
                 body = "json_set(" + body + ", \(literal), CASE WHEN typeof" + sum + " = 'integer' THEN " + sum
-                    + " ELSE json(printf('%!.17g', " + sum + ")) END)"
+                    + " ELSE json(\(RealText.functionName)(" + sum + ")) END)"
             }
         }
         return body

@@ -37,6 +37,8 @@ enum StoreFile {
             db.add(function: CaseFolding.function)
             // Computed values that overflow fail the statement (see ExpressionSQL).
             db.add(function: ArithmeticOverflow.function)
+            // Reals an update writes, as Swift prints them (see RealText).
+            db.add(function: RealText.function)
             // WAL with synchronous=NORMAL: a commit survives a process crash; only
             // power loss can roll back the last transactions, never corrupt the file.
             if !db.configuration.readonly {
