@@ -103,6 +103,10 @@ enum TerminationSignals {
                     if count <= 0 { return }
                     PendingFiles.settleAll()
                     let signalNumber = Int32(number)
+                    // A script or -c ends here: say why, as an interactive
+                    // session's "interrupted" does (its transaction is never committed).
+                    let name = [SIGINT: "SIGINT (ctrl-C)", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signalNumber] ?? "signal \(signalNumber)"
+                    FileHandle.standardError.write(Data("docstore: interrupted by \(name); a write that was running was not committed\n".utf8))
                     signal(signalNumber, SIG_DFL)
                     var unblocked = sigset_t()
                     sigemptyset(&unblocked)

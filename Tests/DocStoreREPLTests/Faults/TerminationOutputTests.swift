@@ -78,6 +78,7 @@ struct TerminationOutputTests {
                 "ended by the signal: \(process.terminationReason) \(process.terminationStatus)")
         #expect(contents(out) == teams, "the finished query's results, in place")
         #expect(try partialFiles(in: directory).isEmpty)
+        #expect(contents(errors).contains("docstore: interrupted by SIG"), "it says why it ended: \(contents(errors))")
     }
 
     @Test(.timeLimit(.minutes(1)))
