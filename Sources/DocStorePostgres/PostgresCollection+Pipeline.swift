@@ -103,6 +103,11 @@ extension PostgresCollection {
         let statement = try compiler.update(updates, query)
         let kind = keyKind()
         let run = { (session: PostgresSession) async throws -> Int in
+            // A body that is not an object takes no change (a damaged document).
+            if updates.contains(where: { $0.writtenPath != nil }),
+               let row = try await session.rows(compiler.firstNonObject(query), collection: name).first {
+                throw DocStoreError.damagedDocuments(collection: name, keys: [try decodeKey(row.makeRandomAccess()[0], kind: kind)])
+            }
             for (index, update) in updates.enumerated() {
                 guard let path = update.writtenPath,
                       let blocked = try compiler.blockedSets(at: path, after: Array(updates[..<index]), query),

@@ -128,6 +128,11 @@ public struct PostgresCompiler: Sendable {
     /// nothing (see ``DocStore/QueryCompiler/blockedSets(at:after:_:)``): its key, how
     /// many parts of the path lead to the value in the way, and its `jsonb_typeof`.
     /// Nil for a path of one part.
+    /// The first selected document whose body is not a JSON object.
+    public func firstNonObject(_ query: DocumentQuery) throws -> CompiledStatement {
+        CompiledStatement(try compiler.firstNonObject(query))
+    }
+
     /// The document is judged as the `earlier` changes of the same update leave it.
     public func blockedSets(at path: FieldPath, after earlier: [FieldUpdate], _ query: DocumentQuery) throws -> CompiledStatement? {
         try compiler.blockedSets(at: path, after: earlier, query).map(CompiledStatement.init)

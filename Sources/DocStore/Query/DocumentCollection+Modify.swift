@@ -45,6 +45,9 @@ extension DocumentCollection {
     ///   the first document whose change breaks a unique index;
     ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` for overlapping
     ///   fields, the `id` of a keyed collection, or paths SQLite can't write;
+    ///   ``DocStoreError/damagedDocuments(collection:keys:)`` naming a selected
+    ///   document whose body is not a JSON object (another tool wrote it; it
+    ///   takes no change: `check` and `repair` deal with it);
     ///   ``DocStoreError/nestingTooDeep(collection:key:limit:)`` when a `set` would
     ///   nest the document deeper than ``DocumentStore/maximumNestingDepth``.
     @discardableResult
@@ -58,6 +61,11 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
+                    // A body that is not an object takes no change (a damaged document).
+                    if updates.contains(where: { $0.writtenPath != nil }),
+                       let damaged = try firstKey(compiler.firstNonObject(query), info: info, in: db) {
+                        throw DocStoreError.damagedDocuments(collection: name, keys: [damaged])
+                    }
                     for (index, update) in updates.enumerated() {
                         guard let path = update.writtenPath,
                               let blocked = try compiler.blockedSets(at: path, after: Array(updates[..<index]), query) else { continue }

@@ -101,6 +101,14 @@ extension QueryCompiler {
             + blocked + ") ORDER BY key LIMIT 1"
     }
 
+    /// The first selected document whose body is not a JSON object (written by
+    /// another tool): `json_set` and `jsonb_set` leave it as it is, which an
+    /// update would count as changed.
+    func firstNonObject(_ query: DocumentQuery) throws -> SQLFragment {
+        let type: SQLFragment = dialect == .postgres ? "jsonb_typeof(body)" : "json_type(body)"
+        return "SELECT key FROM \(table)" + (try restricted(query)) + " AND " + type + " <> 'object' ORDER BY key LIMIT 1"
+    }
+
     /// Why a `set` of `path` changes nothing in a document: the first `length`
     /// parts of the path hold a value of JSON type `type` (SQLite's or
     /// PostgreSQL's name), which can't hold the next part.

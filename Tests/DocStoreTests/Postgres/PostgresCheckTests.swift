@@ -41,6 +41,11 @@ extension PostgresTests {
                 #expect(damaged == ["teams": [.integer(1), .integer(2)], "codes": [.string("a")]], "3.0 spells the key 3 another way: \(report)")
                 #expect("\(report)".contains("to repair: .repair codes, .repair teams"), "\(report)")
 
+                // An update takes no change in a body that is not an object: it
+                // named the document instead of counting it as changed.
+                let refused = try await #require(throws: DocStoreError.self) { try await teams.update(DocumentQuery(), [.set(FieldPath("x"), 1)]) }
+                #expect(refused.description == DocStoreError.damagedDocuments(collection: "teams", keys: [.integer(1)]).description, "\(refused)")
+
                 let repaired = try await store.repair(collection: "teams")
                 #expect(repaired.movedKeys == [.integer(1), .integer(2)])
                 #expect(try await teams.count() == 3)
