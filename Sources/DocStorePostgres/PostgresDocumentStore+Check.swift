@@ -62,6 +62,13 @@ extension PostgresDocumentStore {
         return result
     }
 
+    /// The tables of documents (a `key` and a jsonb `body`) in the store's
+    /// schema that the catalog does not record: their documents are hidden from
+    /// every listing and copy.
+    public func unrecordedTables() async throws -> [String] {
+        try await PostgresSession.pool(client).rows(PostgresStoreSQL.unrecordedTables, [], collection: nil).map { try $0.decode(String.self) }
+    }
+
     /// Moves a collection's damaged documents (see ``check(collection:)``) into
     /// `<name>_damaged`, their key and text unchanged, and deletes them, in one
     /// transaction, as a file store's `repair` does.

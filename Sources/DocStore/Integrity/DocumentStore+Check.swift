@@ -13,6 +13,17 @@ extension DocumentStore {
     /// - Returns: The findings; ``StoreCheck/isHealthy`` when there are none.
     /// - Throws: ``DocStoreError`` when the store can't be read at all.
     public func check() throws -> StoreCheck {
+        try checkStore()
+    }
+
+    /// The tables of documents (a `key` and a `body`) the catalog does not
+    /// record, by name: their documents are hidden from every listing and copy
+    /// (``check()`` names them as catalog problems, with what to do).
+    public func unrecordedTables() throws -> [String] {
+        try readAccess { db in try Catalog.unrecordedTables(in: db) }
+    }
+
+    private func checkStore() throws -> StoreCheck {
         var report = try read { _ in
             try access(collection: nil) {
                 try readAccess { db in

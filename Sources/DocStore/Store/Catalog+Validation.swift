@@ -91,14 +91,7 @@ extension Catalog {
         }
         // A collection's table the catalog has lost: its documents are hidden
         // from every listing and copy, so say where they are.
-        for row in try Row.fetchAll(db, sql: """
-            SELECT m.name FROM sqlite_master m
-            WHERE m.type = 'table' AND m.name NOT LIKE 'docstore\\_%' ESCAPE '\\' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-              AND m.name COLLATE NOCASE NOT IN (SELECT CAST(name AS TEXT) FROM \(collectionsTable) WHERE name IS NOT NULL)
-              AND (SELECT count(*) FROM pragma_table_info(m.name) p WHERE p.name IN ('key', 'body')) = 2
-            ORDER BY 1
-            """) {
-            let table: String = row[0] ?? ""
+        for table in try unrecordedTables(in: db) {
             problems.append(CatalogProblem(table: "sqlite_master", name: table,
                                            problem: "a table of documents (key, body) that the catalog does not record: its documents are hidden from DocStore; restore its docstore_collections row (name, key_kind) with sqlite3"))
         }
@@ -141,6 +134,18 @@ extension Catalog {
             }
         }
         return problems
+    }
+
+    /// Tables of documents (a `key` and a `body`) that the catalog does not
+    /// record: their documents are hidden from every listing and copy.
+    static func unrecordedTables(in db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT m.name FROM sqlite_master m
+            WHERE m.type = 'table' AND m.name NOT LIKE 'docstore\\_%' ESCAPE '\\' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+              AND m.name COLLATE NOCASE NOT IN (SELECT CAST(name AS TEXT) FROM \(collectionsTable) WHERE name IS NOT NULL)
+              AND (SELECT count(*) FROM pragma_table_info(m.name) p WHERE p.name IN ('key', 'body')) = 2
+            ORDER BY 1
+            """)
     }
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]`, or its findings.

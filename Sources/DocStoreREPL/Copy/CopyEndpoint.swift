@@ -22,6 +22,8 @@ protocol CopyEndpoint: REPLBackend {
     /// entries and migrations are read from one snapshot of the store, so that a
     /// copy never mixes states of a store other processes write meanwhile.
     func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result
+    /// Tables of documents the store's catalog does not record (not copied).
+    func unrecordedTables() throws -> [String]
     /// What tells this store from every other, however its location is spelled
     /// (a symbolic link, `./`, another host name for the same server).
     func storeIdentity() throws -> String

@@ -34,6 +34,10 @@ public enum CopyLauncher {
             let report = try copier.copy()
             output.write(report.lines.map { $0 + "\n" }.joined())
             output.write("copied \(CommandResult.plural(report.documents, "document")) from \(redacted(source)) to \(redacted(destination)), each collection verified\n")
+            if !report.unrecorded.isEmpty {
+                errors.write("docstore copy: NOT copied: \(report.unrecorded.joined(separator: ", ")), "
+                             + "table\(report.unrecorded.count == 1 ? "" : "s") of documents the source's catalog does not record (hidden from DocStore; .check on the source says how to restore \(report.unrecorded.count == 1 ? "it" : "them"))\n")
+            }
             if salvage {
                 errors.write(report.losses.isEmpty ? "salvage: everything was read; nothing was lost\n"
                                                    : "salvage: NOT copied, because the source's pages are damaged:\n" + report.losses.map { "  \($0)\n" }.joined())

@@ -44,6 +44,8 @@ extension SQLiteBackend: CopyEndpoint {
     /// (SQLite's read snapshot); collections are read one after the other.
     func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result { try body() }
 
+    func unrecordedTables() throws -> [String] { try store.unrecordedTables() }
+
     /// The file's device and inode: the same for every path to it.
     func storeIdentity() throws -> String {
         guard let path = store.path else { return "memory:\(ObjectIdentifier(store))" }

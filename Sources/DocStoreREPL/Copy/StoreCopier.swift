@@ -38,6 +38,8 @@ struct StoreCopier {
         var documents = 0
         /// With `salvage`: what could not be read and was not copied.
         var losses: [String] = []
+        /// Tables of documents the source's catalog does not record: not copied.
+        var unrecorded: [String] = []
     }
 
     func copy() throws -> Report {
@@ -63,6 +65,7 @@ struct StoreCopier {
         var progress = progressOutput.map { ProgressBar(output: $0, total: UInt64(max(total, 1))) }
         defer { progress?.finish() }
         var report = Report()
+        report.unrecorded = (try? source.unrecordedTables()) ?? []
         for info in collections {
             let checksum = try copyCollection(info, done: report.documents, progress: &progress, losses: &report.losses)
             report.documents += checksum.count

@@ -1,5 +1,6 @@
 import DocStore
 import Foundation
+import GRDB
 import OrderedCollections
 import Testing
 @testable import DocStoreREPL
@@ -128,6 +129,30 @@ extension PostgresREPLTests {
             let replaced = try runProcess(try docstoreBinary(), ["copy", source, copy, "--replace"])
             #expect(replaced.status == 0, "\(replaced.stderr)")
             #expect(try Self.contents(of: copy) == Self.contents(of: source))
+        }
+
+        /// A table of documents whose catalog row another tool deleted is hidden
+        /// from DocStore, so a copy can't carry it: it says so (it left the table
+        /// out without a word, and called the copy complete), from a file and
+        /// from PostgreSQL.
+        @Test func aTableTheCatalogLostIsNamedAsNotCopied() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("source.sqlite").path
+            try runProcess(try docstoreBinary(), [source, "-c", #"kept.insert({"id": 1})"#, "-c", #"lost.insert({"id": 1})"#]).expectSuccess()
+            let tool = try DatabaseQueue(path: source)
+            try tool.write { db in try db.execute(sql: "DELETE FROM docstore_collections WHERE name = 'lost'") }
+            try tool.close()
+            let fromFile = try runProcess(try docstoreBinary(), ["copy", source, directory.appendingPathComponent("copy.sqlite").path])
+            #expect(fromFile.status == 0, "\(fromFile.stderr)")
+            #expect(fromFile.stderr.contains("NOT copied: lost, table of documents the source's catalog does not record"), "\(fromFile.stderr)")
+
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), [url, "-c", #"kept.insert({"id": 1})"#, "-c", #"lost.insert({"id": 1})"#]).expectSuccess()
+            try PostgresREPLServer.psql("DELETE FROM docstore_collections WHERE name = 'lost'", databaseURL: url)
+            let fromServer = try runProcess(try docstoreBinary(), ["copy", url, directory.appendingPathComponent("copy2.sqlite").path])
+            #expect(fromServer.status == 0, "\(fromServer.stderr)")
+            #expect(fromServer.stderr.contains("NOT copied: lost,"), "\(fromServer.stderr)")
         }
 
         /// A document PostgreSQL refuses (a NUL in a string) half-way through a
