@@ -93,18 +93,17 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     private func insertKeyed(_ models: [Model], keys: [DocumentKey], in transaction: PostgresTransaction) async throws {
         let batches = stride(from: 0, to: models.count, by: Self.insertBatchSize).map { $0..<Swift.min($0 + Self.insertBatchSize, models.count) }
         var refused = false
+        func send(_ rows: CopyTextRows) async throws {
+            do { try await copy(rows, on: transaction.connection) } catch { refused = true; throw error }
+        }
         do {
             try await transaction.savepoint {
                 var rows = try copyRows(models, keys: keys, batches[0])
                 for index in batches.indices {
-                    let sending = rows
-                    if index + 1 < batches.count {
-                        async let following = copyRows(models, keys: keys, batches[index + 1])
-                        do { try await copy(sending, on: transaction.connection) } catch { refused = true; throw error }
-                        rows = try await following
-                    } else {
-                        do { try await copy(sending, on: transaction.connection) } catch { refused = true; throw error }
-                    }
+                    guard index + 1 < batches.count else { return try await send(rows) }
+                    async let following = copyRows(models, keys: keys, batches[index + 1])
+                    try await send(rows)
+                    rows = try await following
                 }
             }
         } catch {
