@@ -22,7 +22,8 @@ struct DocStoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Open the store read-only: writes are refused.")
     var readOnly = false
 
-    @Option(name: .long, help: ArgumentHelp("How long to wait for another process's lock before failing.", valueName: "seconds"))
+    // Unconditional: "-1" is the (refused) value, not an unknown option ("Missing value").
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("How long to wait for another process's lock before failing.", valueName: "seconds"))
     var busyTimeout: Double = 5
 
     @Option(name: .customShort("c"), help: ArgumentHelp("Run a command and exit (non-zero on error); repeat to run several in order.", valueName: "command"))

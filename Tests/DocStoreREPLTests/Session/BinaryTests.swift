@@ -49,6 +49,18 @@ struct BinaryTests {
 
     /// A URL of another database was taken for a file path ("the folder
     /// mysql://x@y does not exist").
+    /// A negative busy timeout is refused saying what the option takes; it
+    /// read as an unknown option ("Missing value for '--busy-timeout'").
+    @Test func aNegativeBusyTimeoutIsRefusedSayingWhatItTakes() throws {
+        for value in ["-1", "nan", "-0.5"] {
+            let result = try runProcess(try docstoreBinary(), ["--busy-timeout", value, "-c", "players.count()"])
+            #expect(result.status == 64, "\(value)")
+            #expect(result.stderr.contains("--busy-timeout takes a number of seconds, 0 or more"), "\(value): \(result.stderr)")
+        }
+        let fine = try runProcess(try docstoreBinary(), ["--busy-timeout", "0.5", "-c", "players.count()"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
     @Test func aURLOfAnotherDatabaseIsNamedAsSuch() throws {
         let result = try runProcess(try docstoreBinary(), ["mysql://x@y/z", "-c", "a.count()"])
         #expect(result.status == 1)
