@@ -67,6 +67,15 @@ public enum PostgresStoreError: LocalizedError, Sendable {
             return DocStoreError.invalidQuery(collection: collection, field: nil,
                                               reason: "a sum or computed value goes past a Double's range (±1.8e308)")
         }
+        // A btree row past its page's third (a long string key, a long indexed
+        // value): what it is and what to do, not the server's byte counts alone.
+        if sqlState == "54000", let message = info[.message], message.hasPrefix("index row size") {
+            let index = message.components(separatedBy: "for index \"").last?.split(separator: "\"").first.map(String.init) ?? ""
+            let what = index.hasSuffix("_pkey") ? "a key this long" : "a value this long in an indexed field (index \(index))"
+            return PostgresStoreError.server(
+                sqlState: sqlState, message: "PostgreSQL can't index \(what)\(key.map { " (document \($0))" } ?? ""): a btree row holds at most about 2.7 kB (\(message))",
+                detail: nil, hint: index.hasSuffix("_pkey") ? "use shorter keys" : "shorten the value, or drop the index on that field", collection: collection)
+        }
         return PostgresStoreError.server(sqlState: sqlState, message: info[.message] ?? "\(psql.code)", detail: info[.detail],
                                          hint: info[.hint], collection: collection)
     }
