@@ -504,12 +504,23 @@ extension DocumentStore {
 extension DocStoreError {
     /// The error for a failure SQLite reported with `code`: a full disk, a lock,
     /// an unwritable file, an I/O error and a damaged file each say so.
+    /// Whether the file system holding `path` has no room left (no block free
+    /// for unprivileged writers).
+    static func isDiskFull(at path: String?) -> Bool {
+        guard let path, path != ":memory:" else { return false }
+        var info = statvfs()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return statvfs(folder, &info) == 0 && info.f_bavail == 0
+    }
+
     init(sqliteCode code: Int32, message: String, collection: String?, path: String?) {
         let file = path ?? ":memory:"
         switch code & 0xFF {
         case 5 /* SQLITE_BUSY */: self = .locked(path: file, reason: message)
         case 8 /* SQLITE_READONLY */: self = .fileNotWritable(path: file, reason: message)
-        case 10 /* SQLITE_IOERR */: self = .ioError(path: file, reason: message)
+        case 10 /* SQLITE_IOERR */:
+            // Writing the -wal or -shm on a full disk is an I/O error to SQLite.
+            self = Self.isDiskFull(at: path) ? .diskFull(collection: collection, reason: message) : .ioError(path: file, reason: message)
         case 11 /* SQLITE_CORRUPT */, 26 /* SQLITE_NOTADB */:
             // SQLite's integrity check reads the whole file: it runs on open and on
             // .check, not in the middle of an operation.
