@@ -41,8 +41,10 @@ extension PostgresDocumentStore {
     public func check(collection only: String? = nil) async throws -> PostgresStoreCheck {
         let session = PostgresSession.pool(client)
         var result = PostgresStoreCheck(catalogProblems: [], collections: [])
+        var recordedKinds: [String: String] = [:]
         for row in try await session.rows(PostgresStoreSQL.catalogWithTables, [], collection: only) {
             let (name, recorded, keyType) = try row.decode((String, String, String?).self)
+            recordedKinds[name] = recorded
             if let only, name != only { continue }
             if let problem = Self.catalogProblem(name: name, recorded: recorded, keyType: keyType) {
                 result.catalogProblems.append(problem)
@@ -50,6 +52,12 @@ extension PostgresDocumentStore {
             }
             guard let kind = KeyKind(rawValue: recorded) else { continue }
             result.collections.append(try await checkDocuments(of: name, kind: kind, in: session))
+        }
+        // Repair would refuse a quarantine collection of other keys: say so now.
+        for index in result.collections.indices where !result.collections[index].damaged.isEmpty {
+            if let kind = recordedKinds[result.collections[index].quarantineCollection], kind != KeyKind.integer.rawValue {
+                result.collections[index].quarantineProblem = "that collection exists with \(kind) keys"
+            }
         }
         result.catalogProblems += try await indexProblems(only: only, in: session)
         if only == nil {

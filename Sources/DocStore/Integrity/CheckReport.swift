@@ -53,6 +53,11 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether ``DocumentStore/repair(collection:)`` has something to do.
+    /// Why ``quarantineCollection`` can't take the damaged documents (it holds
+    /// other than integer keys), or nil: `repair` refuses until it is renamed
+    /// or dropped.
+    public var quarantineProblem: String?
+
     public var needsRepair: Bool { !damaged.isEmpty || fieldColumnsProblem != nil || searchIndexProblem != nil }
 
     /// Whether the collection's table or indexes sit on damaged pages of the file.
@@ -65,6 +70,9 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         guard !damaged.isEmpty else {
             return columns.isEmpty ? "nothing to repair in \(DocumentKey.quoted(collection))"
                 : ".repair \(collection) would make its \(made.joined(separator: " and ")) again from the documents"
+        }
+        if let quarantineProblem {
+            return ".repair \(collection) would move the damaged documents into \(DocumentKey.quoted(quarantineCollection)), but \(quarantineProblem): rename or drop it first (.repair refuses until then)"
         }
         return ".repair \(collection)\(columns.isEmpty ? "" : " (in the same transaction as the move below\(columns))") would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
     }

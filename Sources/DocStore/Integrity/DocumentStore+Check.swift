@@ -69,7 +69,11 @@ extension DocumentStore {
                         return CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
                                                quarantineCollection: Self.quarantineName(for: name))
                     }
-                    return try checkDocuments(of: info, in: db, checkPages: true)
+                    var checked = try checkDocuments(of: info, in: db, checkPages: true)
+                    if !checked.damaged.isEmpty, let existing = try knownCollection(named: checked.quarantineCollection, in: db), existing.keyKind != .integer {
+                        checked.quarantineProblem = "that collection exists with \(existing.keyKind) keys"
+                    }
+                    return checked
                 }
             }
         }

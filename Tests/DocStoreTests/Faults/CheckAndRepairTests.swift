@@ -222,5 +222,9 @@ struct CheckAndRepairTests {
         #expect(try store.collection(Team.self).keys().count == 4)
         #expect(try store.check(collection: "teams").damaged.count == 2)
         #expect(try store.collection(named: "teams_damaged").count() == 1)
+        // The check says so before: it promised a move that repair then refused.
+        let checked = try store.check(collection: "teams")
+        #expect(checked.quarantineProblem == "that collection exists with string keys")
+        #expect(checked.repairPlan.contains("rename or drop it first"), "\(checked.repairPlan)")
     }
 }
