@@ -10,6 +10,8 @@ public enum CopyLauncher {
     /// on stderr (the exit code is 0: the copy did what was asked).
     public static func run(source: String, destination: String, replace: Bool, salvage: Bool = false) -> Int32 {
         Interruption.unblockTerminationSignals()
+        // A signal ends the copy saying so, and which collections it finished.
+        TerminationSignals.install(interruptible: false)
         let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
         let errors = FileDescriptorOutput(fileDescriptor: STDERR_FILENO)
         var opened: [any CopyEndpoint] = []

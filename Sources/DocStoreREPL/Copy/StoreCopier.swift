@@ -40,6 +40,8 @@ struct StoreCopier {
         var losses: [String] = []
         /// Tables of documents the source's catalog does not record: not copied.
         var unrecorded: [String] = []
+        /// The collections copied and verified, in order.
+        var copied: [String] = []
     }
 
     func copy() throws -> Report {
@@ -70,6 +72,9 @@ struct StoreCopier {
             let checksum = try copyCollection(info, done: report.documents, progress: &progress, losses: &report.losses)
             report.documents += checksum.count
             report.lines.append("\(info.name): \(checksum)")
+            report.copied.append(info.name)
+            let note = "docstore copy: copied and verified before that: \(report.copied.joined(separator: ", ")); a collection still being copied was left at the destination as it was"
+            TerminationSignals.progressNote.withLock { $0 = note }
         }
         let entries: Int
         do {

@@ -85,6 +85,9 @@ final class PendingFileRegistry: Sendable {
 /// same signal with its default action, so the exit status still says which.
 enum TerminationSignals {
     private static let wakeDescriptor = Atomic<Int32>(-1)
+    /// What a long command has done so far, said when a signal ends it (a copy's
+    /// finished collections); nil for nothing to say.
+    static let progressNote = Mutex<String?>(nil)
 
     /// Installs the handlers for SIGTERM, SIGHUP and SIGQUIT, and SIGINT unless
     /// `interruptible` (an interactive session, where ctrl-C stops a command:
@@ -107,6 +110,7 @@ enum TerminationSignals {
                     // session's "interrupted" does (its transaction is never committed).
                     let name = [SIGINT: "SIGINT (ctrl-C)", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signalNumber] ?? "signal \(signalNumber)"
                     FileHandle.standardError.write(Data("docstore: interrupted by \(name); a write that was running was not committed\n".utf8))
+                    if let note = progressNote.withLock({ $0 }) { FileHandle.standardError.write(Data((note + "\n").utf8)) }
                     signal(signalNumber, SIG_DFL)
                     var unblocked = sigset_t()
                     sigemptyset(&unblocked)
