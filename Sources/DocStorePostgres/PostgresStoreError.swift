@@ -50,6 +50,11 @@ public enum PostgresStoreError: LocalizedError, Sendable {
     static func from(_ error: any Error, collection: String?, key: DocumentKey? = nil) -> any Error {
         guard let psql = error as? PSQLError else { return error }
         guard let info = psql.serverInfo else {
+            // The connection went away (the server stopped, the backend was
+            // ended): in words, not postgres-nio's code name.
+            if [.serverClosedConnection, .uncleanShutdown].contains(psql.code) {
+                return CopyGuard.closed(collection: collection)
+            }
             return PostgresStoreError.server(sqlState: nil, message: "\(psql.code)" + (psql.underlying.map { ": \($0)" } ?? ""),
                                              detail: nil, hint: nil, collection: collection)
         }

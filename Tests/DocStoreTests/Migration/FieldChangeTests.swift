@@ -140,6 +140,25 @@ struct FieldChangeTests {
         }
     }
 
+    /// Deep paths on PostgreSQL: each level wrote its child out three times, so
+    /// a path of n parts made 3^n copies of the value; a 9-part copy ran for
+    /// minutes and a 10-part one took the server down for memory. Now linear.
+    @Test(.timeLimit(.minutes(1)), arguments: Backend.allCases)
+    func deepPathsAreWrittenInTimeLinearInTheirLength(backend: Backend) async throws {
+        try await withPlayers(backend, [#"{"id": 1, "v": 7}"#]) { players, _ async throws in
+            let deep = FieldPath((0..<16).map { FieldPath.Component.key("p\($0)") })
+            #expect(try await players.copyField(FieldPath("v"), to: deep).documentsChanged == 1)
+            let moved = FieldPath((0..<16).map { FieldPath.Component.key("q\($0)") })
+            #expect(try await players.renameField(deep, to: moved).documentsChanged == 1)
+            let set = FieldPath((0..<16).map { FieldPath.Component.key("r\($0)") })
+            #expect(try await players.update(DocumentQuery(), [.set(set, 8), .increment(FieldPath("v"), 1)]) == 1)
+            let document = try await players.all().first
+            var q = document, r = document
+            for index in 0..<16 { q = q?["q\(index)"]; r = r?["r\(index)"] }
+            #expect(q == 7 && r == 8 && document?["v"] == 8, "\(String(describing: document))")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func aPathThroughAValueThatIsNotAnObjectIsRefused(backend: Backend) async throws {
         try await withPlayers(backend, [

@@ -102,7 +102,7 @@ extension QueryCompiler {
     static func postgresSet(_ body: SQLFragment, _ components: [FieldPath.Component], _ value: SQLFragment) -> SQLFragment {
         var result = value
         for level in stride(from: components.count - 1, through: 0, by: -1) {
-            result = postgresStep(into: postgresContainer(body, components[..<level]), components[level], result)
+            result = postgresStep(into: postgresContainer(body, components[..<level]), components[level], result, level: level)
         }
         return result
     }
@@ -117,7 +117,7 @@ extension QueryCompiler {
         case .index(let index): "(CASE WHEN jsonb_typeof(" + parent + ") = 'array' THEN " + parent + " - \(index) END)"
         }
         for level in stride(from: components.count - 2, through: 0, by: -1) {
-            result = postgresStep(into: postgresContainer(body, components[..<level]), components[level], result)
+            result = postgresStep(into: postgresContainer(body, components[..<level]), components[level], result, level: level)
         }
         return result
     }
@@ -133,6 +133,21 @@ extension QueryCompiler {
     /// New objects and arrays are built with `jsonb_set` and `jsonb_insert` on
     /// an empty one, not `jsonb_build_object`/`jsonb_build_array`: those are
     /// STABLE, which Citus refuses on a column in an UPDATE (docs/citus.md).
+    ///
+    /// The child is read once, as a column of a one-row subquery (`s<level>.c`,
+    /// fenced with `OFFSET 0`):
+    /// written out at each of its uses, a path of n parts made 3^n copies of
+    /// the value (a 9-part rename ran for minutes, and one of 10 parts took the
+    /// server down for memory).
+    private static func postgresStep(into container: SQLFragment, _ step: FieldPath.Component, _ written: SQLFragment,
+                                     level: Int) -> SQLFragment {
+        let alias = "s\(level)"
+        let child = SQLFragment(alias + ".c")
+        // OFFSET 0 keeps the planner from pulling the subquery up, which would
+        // write the child out at each use again.
+        return "(SELECT " + postgresStep(into: container, step, child) + " FROM (SELECT " + written + " AS c OFFSET 0) AS \(alias))"
+    }
+
     private static func postgresStep(into container: SQLFragment, _ step: FieldPath.Component, _ child: SQLFragment) -> SQLFragment {
         switch step {
         case .key(let key):
