@@ -401,6 +401,15 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
             transaction.created(name, kind: recorded)
             return recorded
         }
+        // A table of that name the catalog doesn't record (its row deleted, or
+        // another program's table): writing into it would mix documents into
+        // someone else's rows, and a key kind guessed from the first document
+        // could be the wrong one for its key column (the store then refused to open).
+        if try await session.rows(PostgresStoreSQL.tableExists, [.text(name)], collection: name).first?.decode(Bool.self) == true {
+            throw DocStoreError.invalidQuery(
+                collection: name, field: nil,
+                reason: "the database has a table named \(DocumentKey.quotedForMessages(name)) that the catalog does not record (another program's table, or a collection whose \(PostgresStoreSQL.catalogTable) row was deleted: .check names it); choose another collection name, or restore its catalog row with psql")
+        }
         try await session.rows(PostgresStoreSQL.createTable(name, keyKind: kind), [], collection: name)
         try await session.rows(PostgresStoreSQL.recordCollection, [.text(name), .text(kind.rawValue)], collection: name)
         for statement in PostgresStoreSQL.createLiveTriggers(name) { try await session.rows(statement, [], collection: name) }

@@ -37,6 +37,10 @@ extension PostgresTests {
                 #expect(!report.isHealthy)
                 #expect(report.catalogProblems.map(\.name) == ["gone", unique.name, "lost"], "\(report)")
                 #expect(report.catalogProblems.contains { $0.problem.contains("duplicates are not refused") }, "\(report)")
+                // Writing into the table the catalog lost would guess its key kind
+                // (a wrong guess made the store unopenable): refused.
+                let intoLost = try await #require(throws: DocStoreError.self) { try await store.collection(named: "lost").insert(["id": 9]) }
+                #expect("\(intoLost)".contains("a table named \"lost\" that the catalog does not record"), "\(intoLost)")
                 let damaged = Dictionary(uniqueKeysWithValues: report.collections.map { ($0.collection, $0.damaged.map(\.key)) })
                 #expect(damaged == ["teams": [.integer(1), .integer(2)], "codes": [.string("a")]], "3.0 spells the key 3 another way: \(report)")
                 #expect("\(report)".contains("to repair: .repair codes, .repair teams"), "\(report)")

@@ -43,6 +43,9 @@ extension PostgresStoreSQL {
     /// Whether the index catalog exists.
     public static let hasIndexCatalog = "SELECT to_regclass('\(indexTable)') IS NOT NULL"
 
+    /// Whether a table of the name `$1` exists (as an unqualified name would find it).
+    public static let tableExists = "SELECT to_regclass(quote_ident($1)) IS NOT NULL"
+
     /// The table's key column type a collection of `kind` keys is made with.
     public static func keyColumnType(_ kind: KeyKind) -> String {
         kind == .integer ? "bigint" : "text"
