@@ -104,18 +104,18 @@ extension PostgresDocumentStore {
                     reason: "the quarantine collection for \(DocumentKey.quotedForMessages(name)) exists with \(existing) keys; rename or drop it, then repair again (nothing was changed)")
             }
             let target = transaction.collection(named: quarantine)
-            let source = transaction.collection(named: name)
             let movedAt = Date().formatted(.iso8601)
             var moved: [DocumentKey] = []
             for row in rows {
-                let (stored, type, id, body) = try row.decode((String, String, String?, String).self)
+                let (stored, type, id, wrongKey, body) = try row.decode((String, String, String?, Bool, String).self)
                 let key = Self.documentKey(stored, kind: kind)
                 let storedKey: JSONValue = if case .integer(let number) = key { .integer(number) } else { .string(stored) }
                 try await target.insert([
                     "collection": .string(name), "key": storedKey, "text": .string(body),
-                    "reason": .string(Self.damage(type: type, id: id, key: key)), "movedAt": .string(movedAt),
+                    "reason": .string(Self.damage(type: type, id: id, wrongKey: wrongKey, key: key)), "movedAt": .string(movedAt),
                 ] as JSONValue)
-                try await source.delete(key)
+                // By the key as stored: one not in DocStore's form reads as another.
+                try await transaction.session.rows(PostgresStoreSQL.deleteStoredKey(name, keyKind: kind), [.text(stored)], collection: name)
                 moved.append(key)
             }
             return RepairResult(collection: name, movedKeys: moved)
@@ -168,9 +168,9 @@ extension PostgresDocumentStore {
         let rows = try await session.rows(PostgresStoreSQL.damagedDocuments(name, keyKind: kind, withBodies: false, limit: Self.damagedShown),
                                           [], collection: name)
         let damaged = try rows.map { row in
-            let (stored, type, id) = try row.decode((String, String, String?).self)
+            let (stored, type, id, wrongKey) = try row.decode((String, String, String?, Bool).self)
             let key = Self.documentKey(stored, kind: kind)
-            return DamagedDocument.found(key: key, reason: Self.damage(type: type, id: id, key: key))
+            return DamagedDocument.found(key: key, reason: Self.damage(type: type, id: id, wrongKey: wrongKey, key: key))
         }
         return CollectionCheck(collection: name, documentCount: count, damaged: damaged)
     }
@@ -185,7 +185,8 @@ extension PostgresDocumentStore {
     }
 
     /// Why a document can't be read as DocStore's, in the file store's words.
-    private static func damage(type: String, id: String?, key: DocumentKey) -> String {
+    private static func damage(type: String, id: String?, wrongKey: Bool, key: DocumentKey) -> String {
+        if wrongKey { return "the key is not a UUID in DocStore's form (uppercase): no read by key finds it" }
         guard type == "object" else { return "the document is a JSON \(type), not an object" }
         let shown = id.map { $0.hasPrefix("[") ? "an array" : $0.hasPrefix("{") ? "an object" : $0 } ?? "missing"
         return "its \"id\" is \(shown), but it is stored under the key \(key): a read by key gives a document that names another, and saving it would write over that one"

@@ -58,6 +58,21 @@ extension PostgresTests {
                 let after = try await store.check(collection: "teams")
                 #expect(after.collections.allSatisfy(\.isHealthy) && after.catalogProblems.map(\.name) == [unique.name], "the index stays to mend: \(after)")
 
+                // UUID keys not spelled as DocStore stores them (upper case) are
+                // found by no read by key: named, and moved by their stored text.
+                let sessions = store.collection(named: "sessions")
+                _ = try await sessions.createIfMissing(keyKind: .uuid)
+                let uuid = UUID()
+                try await sessions.insert(["id": .string(uuid.uuidString)])
+                try PostgresTestServer.psql("""
+                    INSERT INTO sessions VALUES ('\(UUID().uuidString.lowercased())', '{}'), ('not-a-uuid', '{}');
+                    """, databaseURL: url)
+                let keys = try await store.check(collection: "sessions").collections.first?.damaged.map(\.reason) ?? []
+                #expect(keys.count == 2 && keys.allSatisfy { $0.contains("not a UUID in DocStore's form") }, "\(keys)")
+                #expect(try await store.repair(collection: "sessions").movedKeys.count == 2)
+                #expect(try await sessions.count() == 1)
+                #expect(try await store.check(collection: "sessions").collections.allSatisfy(\.isHealthy))
+
                 // A key kind the table wasn't made for would misread every key.
                 try PostgresTestServer.psql("UPDATE docstore_collections SET key_kind = 'string' WHERE name = 'teams'", databaseURL: url)
                 let mismatch = try await #require(throws: (any Error).self) { try await store.collections() }

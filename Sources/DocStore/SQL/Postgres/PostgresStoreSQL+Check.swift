@@ -53,9 +53,10 @@ extension PostgresStoreSQL {
 
     /// A collection's documents DocStore can't read as its own: a body that is
     /// not a JSON object, or whose `"id"` is not its key (one spelling the key
-    /// another way, `5.0` or a lower-case UUID, is). Rows: the key as text, the
-    /// body's JSON type, the `"id"` as JSON text (NULL when it is not the fault),
-    /// and (`withBodies`) the body as text; in key order, at most `limit`.
+    /// another way, `5.0` or a lower-case UUID, is), or a UUID key not spelled
+    /// as DocStore stores it. Rows: the key as text, the body's JSON type, the
+    /// `"id"` as JSON text (NULL when it is not the fault), whether the key is
+    /// the fault, and (`withBodies`) the body as text; in key order, at most `limit`.
     public static func damagedDocuments(_ collection: String, keyKind: KeyKind, withBodies: Bool, limit: Int?) -> String {
         let otherId = switch keyKind {
         // A CASE: PostgreSQL may evaluate an OR's sides in any order, and a string can't be cast.
@@ -64,10 +65,19 @@ extension PostgresStoreSQL {
         case .uuid: "jsonb_typeof(body -> 'id') <> 'string' OR lower(body ->> 'id') <> lower(key)"
         }
         let wrongId = "(jsonb_typeof(body) = 'object' AND body ? 'id' AND (\(otherId)))"
-        return "SELECT key::text, jsonb_typeof(body), CASE WHEN \(wrongId) THEN (body -> 'id')::text END"
+        // A UUID key is stored as `uuidString` spells it (upper case): another
+        // spelling is found by no read by key.
+        let wrongKey = keyKind == .uuid ? "key !~ '^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$'" : "false"
+        return "SELECT key::text, jsonb_typeof(body), CASE WHEN \(wrongId) THEN (body -> 'id')::text END, \(wrongKey)"
             + (withBodies ? ", body::text" : "")
-            + " FROM \(quoteIdentifier(collection)) WHERE jsonb_typeof(body) <> 'object' OR \(wrongId) ORDER BY key"
+            + " FROM \(quoteIdentifier(collection)) WHERE jsonb_typeof(body) <> 'object' OR \(wrongId) OR \(wrongKey) ORDER BY key"
             + (limit.map { " LIMIT \($0)" } ?? "")
+    }
+
+    /// Deletes the row whose key, as text, is `$1` (a damaged document moved
+    /// aside, its key perhaps not in DocStore's form).
+    public static func deleteStoredKey(_ collection: String, keyKind: KeyKind) -> String {
+        "DELETE FROM \(quoteIdentifier(collection)) WHERE key = " + (keyKind == .integer ? "CAST($1 AS bigint)" : "$1")
     }
 
     /// The number of a collection's documents.
