@@ -30,13 +30,15 @@ extension PostgresStoreSQL {
         """
 
     /// Indexes named as DocStore names them that the index catalog doesn't
-    /// record: name, table, and whether it is unique (it then refuses writes).
+    /// record (a `_unique` one counts only beside a unique index): name, table,
+    /// and whether it is unique (it then refuses writes).
     public static let unrecordedIndexes = """
         SELECT x.relname::text, t.relname::text, ix.indisunique FROM pg_index ix
         JOIN pg_class x ON x.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
         JOIN pg_namespace n ON n.oid = x.relnamespace
         WHERE n.nspname = current_schema() AND x.relname::text LIKE 'docstore\\_ix\\_%'
-          AND regexp_replace(x.relname::text, '_unique$', '') NOT IN (SELECT name FROM \(indexTable))
+          AND NOT EXISTS (SELECT 1 FROM \(indexTable) i
+                          WHERE i.name = x.relname::text OR (i.is_unique AND i.name || '_unique' = x.relname::text))
         ORDER BY 1
         """
 
