@@ -7,12 +7,6 @@ import Synchronization
 /// stopped, or the backend was ended: it drops its continuation), which left an
 /// `.import` or a `docstore copy` waiting forever.
 enum CopyGuard {
-    /// The error of a statement whose connection closed: SQLSTATE 08006, a connection failure.
-    static func closed(collection: String?) -> PostgresStoreError {
-        .server(sqlState: "08006", message: "the connection to the server closed (the server stopped, or the connection was ended); nothing of the transaction was committed",
-                detail: nil, hint: nil, collection: collection)
-    }
-
     /// Writes a `COPY`'s rows, and never returns once the connection is gone:
     /// postgres-nio 1.33 traps (a precondition fails) when a write or the end
     /// of a `COPY` it then sends (`CopyDone`, or `CopyFail` after an error)
@@ -68,7 +62,7 @@ enum CopyGuard {
             while !Task.isCancelled {
                 try? await Task.sleep(for: pollInterval)
                 if connection.isClosed {
-                    outcome.resume(with: .failure(closed(collection: collection)))
+                    outcome.resume(with: .failure(PostgresStoreError.connectionClosed(collection: collection)))
                     return
                 }
             }

@@ -18,7 +18,7 @@ enum PostgresSession: Sendable {
     /// 1.33 queues it), so a transaction whose connection died waited forever
     /// in its next statement; it fails at once instead.
     static func checkOpen(_ connection: PostgresConnection) throws {
-        if connection.isClosed { throw CopyGuard.closed(collection: nil) }
+        if connection.isClosed { throw PostgresStoreError.connectionClosed(collection: nil) }
     }
 
     /// Runs a statement and collects its rows.

@@ -45,6 +45,13 @@ public enum PostgresStoreError: LocalizedError, Sendable {
         return components.string ?? url
     }
 
+    /// The error of a statement whose connection closed (the server stopped, or
+    /// the backend was ended): SQLSTATE 08006, a connection failure.
+    static func connectionClosed(collection: String?) -> PostgresStoreError {
+        .server(sqlState: "08006", message: "the connection to the server closed (the server stopped, or the connection was ended); nothing of the transaction was committed",
+                detail: nil, hint: nil, collection: collection)
+    }
+
     /// A postgres-nio error as DocStore reports it: a unique violation on a key
     /// is a duplicate key; anything else keeps the server's fields.
     static func from(_ error: any Error, collection: String?, key: DocumentKey? = nil) -> any Error {
@@ -53,7 +60,7 @@ public enum PostgresStoreError: LocalizedError, Sendable {
             // The connection went away (the server stopped, the backend was
             // ended): in words, not postgres-nio's code name.
             if [.serverClosedConnection, .uncleanShutdown].contains(psql.code) {
-                return CopyGuard.closed(collection: collection)
+                return connectionClosed(collection: collection)
             }
             return PostgresStoreError.server(sqlState: nil, message: "\(psql.code)" + (psql.underlying.map { ": \($0)" } ?? ""),
                                              detail: nil, hint: nil, collection: collection)

@@ -214,10 +214,11 @@ struct JSONParser {
         }
         // A large object: its earlier names into a set, then every name through it.
         var names = Set<[UInt8]>()
+        let tape = JSONTape(input: input, entries: entries)
         var index = objectIndex + 1
         while index < nameIndex {
             names.insert(nameBytes(index))
-            index = JSONTape(input: input, entries: entries).next(after: index + 1)
+            index = tape.next(after: index + 1)
         }
         largeObjectNames[objectIndex] = names
         noteInSet(nameIndex, inObjectAt: objectIndex)
