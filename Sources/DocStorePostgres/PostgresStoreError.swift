@@ -72,6 +72,10 @@ public enum PostgresStoreError: LocalizedError, Sendable {
         if sqlState == "23505", let collection, let key {
             return DocStoreError.duplicateKey(collection: collection, key: key)
         }
+        // The collection's table dropped by another program: say so, as SQLite does.
+        if sqlState == "42P01", let collection, info[.message] == "relation \"\(collection)\" does not exist" {
+            return DocStoreError.missingTable(collection: collection)
+        }
         // A real past a Double's range (a sum of 1e308s, a product): the same
         // error as on SQLite, not the server's digits.
         if sqlState == "22003", let collection, let message = info[.message],

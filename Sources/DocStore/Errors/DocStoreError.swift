@@ -104,6 +104,10 @@ public enum DocStoreError: Error, Sendable {
     /// A ``DocumentMigrator`` that can't run as registered: two steps with one
     /// name, an empty name, or a target step that isn't registered.
     case invalidMigration(name: String, reason: String)
+    /// The catalog records the collection, but its table is gone (dropped by
+    /// another program): its documents can't be read. ``DocumentStore/check()``
+    /// names it; dropping the collection forgets it.
+    case missingTable(collection: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
 }
@@ -190,6 +194,8 @@ extension DocStoreError: CustomStringConvertible {
             return "the store \(path) has run migration\(names.count == 1 ? "" : "s") \(list) that this code does not register: a newer version of the app migrated it; open it with that version, or register the migration\(names.count == 1 ? "" : "s") again (nothing was changed)"
         case let .invalidMigration(name, reason):
             return "migration \(Self.name(name)): \(reason)"
+        case let .missingTable(collection):
+            return "collection \(Self.name(collection)) has lost its table (another program dropped it): its documents can't be read and nothing was changed; restore the table from a backup, or forget the collection with .drop \(Self.name(collection)) (dropCollection in Swift)"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

@@ -527,7 +527,13 @@ extension DocStoreError {
             self = .corruptStore(path: file, findings: [message + " (run .check, or DocumentStore.check(), for SQLite's integrity check)"])
         case 13 /* SQLITE_FULL */: self = .diskFull(collection: collection, reason: message)
         case 14 /* SQLITE_CANTOPEN */: self = .cannotOpen(path: file, reason: message)
-        default: self = .database(message: message, collection: collection)
+        default:
+            // The collection's own table dropped by another program (SQLITE_ERROR).
+            if let collection, code & 0xFF == 1, ["no such table: \(collection)", "no such table: main.\(collection)"].contains(message) {
+                self = .missingTable(collection: collection)
+            } else {
+                self = .database(message: message, collection: collection)
+            }
         }
     }
 }

@@ -7,7 +7,10 @@ public enum CopyLauncher {
     /// Copies `source` into `destination` (each a store file or a
     /// `postgres://` URL); returns the exit code. With `salvage`, `source` is a
     /// damaged file: what can still be read is copied, and what can't is listed
-    /// on stderr (the exit code is 0: the copy did what was asked).
+    /// on stderr (the exit code is 0: the copy did what was asked). A table of
+    /// documents the source's catalog doesn't record is not copied: the copy
+    /// names it and exits 1, so a script that checks the status doesn't take
+    /// the copy for the whole store.
     public static func run(source: String, destination: String, replace: Bool, salvage: Bool = false) -> Int32 {
         Interruption.unblockTerminationSignals()
         // A signal ends the copy saying so, and which collections it finished.
@@ -44,7 +47,7 @@ public enum CopyLauncher {
                 errors.write(report.losses.isEmpty ? "salvage: everything was read; nothing was lost\n"
                                                    : "salvage: NOT copied, because the source's pages are damaged:\n" + report.losses.map { "  \($0)\n" }.joined())
             }
-            return 0
+            return report.unrecorded.isEmpty ? 0 : 1
         } catch {
             errors.write("docstore copy: \(error)\n")
             return 1

@@ -248,6 +248,9 @@ final class CommandRunner {
             } catch DocStoreError.corruptStore {
                 // One collection on damaged pages must not hide the others.
                 details = "damaged pages: can't be counted (.check \(info.name)), key: \(info.keyKind)"
+            } catch DocStoreError.missingTable {
+                // Nor one whose table another program dropped.
+                details = "its table is missing: can't be counted (.check \(info.name)), key: \(info.keyKind)"
             }
             let indexes = try backend.indexes(info.name)
             if !indexes.isEmpty {

@@ -1,0 +1,67 @@
+import DocStore
+import Foundation
+import GRDB
+import Testing
+@testable import DocStoreREPL
+
+/// A collection whose table another program dropped (its catalog row kept):
+/// `.collections` still lists every other collection with its count and names
+/// this one as missing its table (the whole listing failed on the first such
+/// collection, hiding the others); a command on it says the table is gone and
+/// what to do, not the database's "no such table". Real processes, a real
+/// `DROP TABLE` by another connection.
+@Suite("Fault: a collection's table dropped by another program")
+struct MissingTableTests {
+    static let setUp = [#"a.insert({"id": 1})"#, #"b.insert([{"id": 1}, {"id": 2}])"#, #"c.insert({"id": 1})"#]
+
+    @Test func aFileStoreListsTheOthersAndNamesTheMissingTable() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        try runProcess(try docstoreBinary(), [path] + Self.setUp.flatMap { ["-c", $0] }).expectSuccess()
+        let tool = try DatabaseQueue(path: path)
+        try tool.write { db in try db.execute(sql: "DROP TABLE b") }
+        try tool.close()
+        try Self.expectListingAndErrors(store: path)
+
+        // The library says the same.
+        let store = try DocumentStore(path: path)
+        defer { try? store.close() }
+        let error = #expect(throws: DocStoreError.self) { try store.collection(named: "b").count() }
+        guard case .missingTable(let name)? = error else {
+            Issue.record("expected missingTable, got \(String(describing: error))")
+            return
+        }
+        #expect(name == "b")
+        #expect(try store.collection(named: "a").count() == 1)
+    }
+
+    /// `.collections` exits 0 listing a and c with their counts, and b as
+    /// missing its table; `b.count()` fails naming the collection and the way out.
+    static func expectListingAndErrors(store: String) throws {
+        let listing = try runProcess(try docstoreBinary(), [store, "-c", ".collections"])
+        #expect(listing.status == 0, "\(listing.stderr)")
+        let lines = listing.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(listing.stdout)")
+        #expect(lines.contains { $0.hasPrefix("a ") && $0.contains("(1 document, key: integer") }, "\(listing.stdout)")
+        #expect(lines.contains { $0.hasPrefix("b ") && $0.contains("its table is missing: can't be counted (.check b)") }, "\(listing.stdout)")
+        #expect(lines.contains { $0.hasPrefix("c ") && $0.contains("(1 document, key: integer") }, "\(listing.stdout)")
+
+        let count = try runProcess(try docstoreBinary(), [store, "-c", "b.count()"])
+        #expect(count.status == 1)
+        #expect(count.stderr.contains(#"collection "b" has lost its table (another program dropped it)"#), "\(count.stderr)")
+        #expect(count.stderr.contains(#".drop "b""#), "\(count.stderr)")
+    }
+}
+
+extension PostgresREPLTests {
+    @Suite("Fault: a collection's table dropped by another program, on PostgreSQL")
+    struct MissingTableOnPostgresTests {
+        @Test func theListingShowsTheOthersAndNamesTheMissingTable() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), [url] + MissingTableTests.setUp.flatMap { ["-c", $0] }).expectSuccess()
+            try PostgresREPLServer.psql("DROP TABLE b", databaseURL: url)
+            try MissingTableTests.expectListingAndErrors(store: url)
+        }
+    }
+}
