@@ -124,7 +124,7 @@ extension PostgresCollection {
                 if let row = try await session.rows(compiler.overflows(at: path, by: amount, query), collection: name).first {
                     throw DocStoreError.numericOverflow(
                         collection: name, field: path.description, key: try decodeKey(row.makeRandomAccess()[0], kind: kind),
-                        reason: "adding \(amount) would go past the largest number DocStore stores exactly (integers are 64-bit, as Int64)")
+                        reason: UpdateRules.overflowReason(adding: amount))
                 }
             }
             return try await mappingUniqueViolation { try await session.rows(statement, collection: name).count }

@@ -84,7 +84,7 @@ extension DocumentCollection {
                         if let offender = try firstKey(compiler.overflows(at: path, by: amount, query), info: info, in: db) {
                             throw DocStoreError.numericOverflow(
                                 collection: name, field: path.description, key: offender,
-                                reason: "adding \(amount) would go past the largest number DocStore stores exactly (integers are 64-bit, as Int64)")
+                                reason: UpdateRules.overflowReason(adding: amount))
                         }
                     }
                     do {

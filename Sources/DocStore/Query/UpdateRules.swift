@@ -19,6 +19,19 @@ public enum UpdateRules {
         }
     }
 
+    /// Why an increment by `amount` is refused when it overflows: past the
+    /// largest number going up, past the smallest going down (Int64's range).
+    public static func overflowReason(adding amount: JSONValue) -> String {
+        let down = switch amount {
+        case .integer(let n): n < 0
+        case .double(let d): d < 0
+        case .exactNumber(let literal): literal.text.hasPrefix("-")
+        default: false
+        }
+        let text = String(decoding: DocumentCodec.serialize(amount), as: UTF8.self)
+        return "adding \(text) would go \(down ? "below the smallest" : "past the largest") number DocStore stores exactly (integers are 64-bit, as Int64)"
+    }
+
     /// A field written at `path` sits inside as many objects as the path has
     /// parts (the document's included): past the nesting limit, the document
     /// would be stored but never read back.

@@ -67,12 +67,13 @@ extension CommandParser {
         return value
     }
 
-    /// `-value` for a number literal; exact digits keep their sign in their text.
+    /// `-value` for a number literal; exact digits keep their sign in their
+    /// text, and become an integer when they fit one (`-9223372036854775808`).
     static func negated(_ value: JSONValue) -> JSONValue {
         switch value {
         case .double(let number): .double(-number)
         case .exactNumber(let number):
-            JSONNumberLiteral(number.text.hasPrefix("-") ? String(number.text.dropFirst()) : "-" + number.text).map(JSONValue.exactNumber) ?? value
+            JSONNumberLiteral(number.text.hasPrefix("-") ? String(number.text.dropFirst()) : "-" + number.text)?.value ?? value
         default: value
         }
     }

@@ -208,6 +208,8 @@ public struct CommandParser {
         switch value {
         case .integer(let i): key = .integer(i)
         case .string(let s): key = .string(s)
+        case .exactNumber(let number) where number.isIntegral:
+            throw REPLSyntaxError("an integer key is 64-bit (Int64, ±9223372036854775807); \(number.text) is past it", at: token.location)
         default:
             throw REPLSyntaxError("a key is an integer or a string, not \(value.typeName)", at: token.location)
         }

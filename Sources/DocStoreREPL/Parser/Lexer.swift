@@ -181,6 +181,9 @@ struct Lexer {
             return .real(JSONNumberLiteral(text)?.value ?? .double(value))
         }
         guard let value = Int64(text) else {
+            // Past Int64 (`-9223372036854775808` is a minus and 2^63): exact
+            // digits, compared by value, as a JSON literal's are.
+            if let literal = JSONNumberLiteral(text) { return .real(literal.value) }
             throw REPLSyntaxError("integer literal \(text.count > 30 ? String(text.prefix(30)) + "…" : text) overflows a 64-bit integer", at: start)
         }
         return .integer(value)

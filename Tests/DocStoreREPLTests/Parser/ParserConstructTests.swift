@@ -162,6 +162,20 @@ struct ParserConstructTests {
         #expect(refused.message.contains("+= adds an integer or a Double, and 1e-400 is neither exactly"), "\(refused.message)")
     }
 
+    /// An integer literal past Int64 is exact digits, compared by value, as in
+    /// a JSON literal (it was refused as overflowing), and a minus before 2^63
+    /// is Int64.min, which couldn't be typed at all.
+    @Test func integerLiteralsPastInt64KeepTheirDigits() throws {
+        func exact(_ text: String) throws -> JSONValue { .exactNumber(try #require(JSONNumberLiteral(text))) }
+        #expect(try parse("players.filter { $0.a == -9223372036854775808 }.count()")
+                == playersQuery(.compare(FieldPath("a"), .equal, .integer(.min)), .count))
+        #expect(try parse("players.update { $0.a = -9223372036854775808 }") == playersQuery(.update([.set(FieldPath("a"), .integer(.min))])))
+        #expect(try parse("players.filter { $0.a < 99999999999999999999 }.count()")
+                == playersQuery(.compare(FieldPath("a"), .less, try exact("99999999999999999999")), .count))
+        #expect(try parse("players.filter { $0.a > -99999999999999999999 }.count()")
+                == playersQuery(.compare(FieldPath("a"), .greater, try exact("-99999999999999999999")), .count))
+    }
+
     @Test func updatesInTheDSLSpelling() throws {
         let text = #"players.filter { $0.id == 2 }.update { $0.position.set(to: "Third Base"); $0.number.increment(by: 1); $0.nickname.remove(); $0.note.set(to: nil) }"#
         #expect(try parse(text) == playersQuery(.compare(FieldPath("id"), .equal, 2), .update([

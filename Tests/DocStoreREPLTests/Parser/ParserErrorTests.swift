@@ -37,7 +37,8 @@ struct ParserErrorTests {
     @Test func badLiterals() {
         expectError(#"players.filter { $0.lastName == "Ortiz }"#, column: 33, "unterminated string literal")
         expectError("players.filter { $0.number == 12abc }", column: 31, "invalid number literal")
-        expectError("players.filter { $0.number == 99999999999999999999 }", column: 31, "overflows")
+        expectError("players.get(99999999999999999999)", column: 13, "an integer key is 64-bit (Int64, ±9223372036854775807); 99999999999999999999 is past it")
+        expectError("players.limit(99999999999999999999)", column: 15, "non-negative integer")
         expectError(#"players.filter { $0.lastName == "a\qb" }"#, column: 35, "invalid escape sequence")
         expectError(#"players.filter { $0.lastName == "\u{110000}" }"#, column: 34, "invalid unicode escape")
         expectError("players.filter { $0.number == null }", column: 31, "write nil")

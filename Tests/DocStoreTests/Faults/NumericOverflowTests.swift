@@ -29,9 +29,10 @@ struct NumericOverflowTests {
         #expect(try counters.get(1)?.count == Int64.max)
 
         let error = try #require(throws: DocStoreError.self) { try incrementAll(counters, "count", by: 1) }
-        guard case .numericOverflow(let collection, let field, let key, _) = error else {
+        guard case .numericOverflow(let collection, let field, let key, let reason) = error else {
             Issue.record("expected numericOverflow, got \(error)"); return
         }
+        #expect(reason.hasPrefix("adding 1 would go past the largest number"), "\(reason)")
         #expect(collection == "counters")
         #expect(field == "count")
         #expect(key == .integer(1))
@@ -42,7 +43,10 @@ struct NumericOverflowTests {
 
     @Test func decrementingPastInt64MinThrows() throws {
         let counters = try counters([Counter(id: 1, count: Int64.min + 5)])
-        #expect(throws: DocStoreError.self) { try incrementAll(counters, "count", by: -6) }
+        let error = try #require(throws: DocStoreError.self) { try incrementAll(counters, "count", by: -6) }
+        // Which way it went, and the amount as written (it said "adding
+        // integer(-6) would go past the largest number").
+        #expect(error.localizedDescription.contains("adding -6 would go below the smallest number DocStore stores exactly"), "\(error)")
         #expect(try counters.get(1)?.count == Int64.min + 5)
         #expect(try incrementAll(counters, "count", by: -5) == 1)
         #expect(try counters.get(1)?.count == Int64.min)
