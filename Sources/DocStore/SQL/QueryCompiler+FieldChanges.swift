@@ -30,11 +30,19 @@ extension QueryCompiler {
     }
 
     /// Sets `path` to `value` in every document where it is missing or null.
+    /// A body that is not an object (a damaged document another tool wrote)
+    /// has every field missing, yet `json_set` leaves it as it is: it is not
+    /// counted as changed.
     func setDefault(_ path: FieldPath, _ value: JSONValue) throws -> SQLFragment {
         let json = String(decoding: DocumentCodec.serialize(value), as: UTF8.self)
         let literal = try writablePath(path)
         return "UPDATE \(table) SET body = json_set(body, \(literal), json(" + .bound(.text(json)) + "))"
-            + (try whereClause(DocumentQuery(.isNull(path))))
+            + (try whereClause(DocumentQuery(.isNull(path)))) + " AND " + Self.bodyIsObject(dialect)
+    }
+
+    /// Whether a row's body is a JSON object (a damaged one may not be).
+    static func bodyIsObject(_ dialect: SQLDialect) -> SQLFragment {
+        dialect == .postgres ? "jsonb_typeof(body) = 'object'" : "json_type(body) = 'object'"
     }
 
     /// The first key (in key order) of a document matching `condition`, if any.

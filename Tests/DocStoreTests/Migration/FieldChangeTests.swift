@@ -230,6 +230,19 @@ struct FieldChangeTests {
         }
     }
 
+    /// A body that is not an object (written by another tool) takes no
+    /// default, and is not counted as changed (it was: 3 for 1). PostgreSQL's
+    /// side is in the check test, which damages bodies with psql.
+    @Test func setDefaultCountsNoBodyThatIsNotAnObject() throws {
+        let players = try DocumentStore.inMemory().collection(named: "players")
+        try players.insert(contentsOf: [["id": 1], ["id": 2], ["id": 3]])
+        try players.store.databaseWriter.write { db in
+            try db.execute(sql: #"UPDATE players SET body = '[1,2]' WHERE key = 2; UPDATE players SET body = '7' WHERE key = 3"#)
+        }
+        #expect(try players.setDefault(FieldPath("x"), to: 1).documentsChanged == 1)
+        #expect(try rawBodies(players) == [#"{"id":1,"x":1}"#, "[1,2]", "7"])
+    }
+
     @Test(arguments: Backend.allCases)
     func aUniqueIndexRefusingADefaultLeavesEverythingAsItWas(backend: Backend) async throws {
         try await withPlayers(backend, [#"{"id": 1}"#, #"{"id": 2}"#]) { players, _ async throws in

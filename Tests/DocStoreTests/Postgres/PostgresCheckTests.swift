@@ -52,6 +52,8 @@ extension PostgresTests {
                 // named the document instead of counting it as changed.
                 let refused = try await #require(throws: DocStoreError.self) { try await teams.update(DocumentQuery(), [.set(FieldPath("x"), 1)]) }
                 #expect(refused.description == DocStoreError.damagedDocuments(collection: "teams", keys: [.integer(1)]).description, "\(refused)")
+                // Nor does a default, which counted it as changed.
+                #expect(try await teams.setDefault(FieldPath("x"), to: 1).documentsChanged == 4)
 
                 let repaired = try await store.repair(collection: "teams")
                 #expect(repaired.movedKeys == [.integer(1), .integer(2)])

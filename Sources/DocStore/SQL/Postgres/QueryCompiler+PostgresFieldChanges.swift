@@ -46,7 +46,8 @@ extension QueryCompiler {
         }
         let json = "CAST(" + SQLFragment.bound(.text(String(decoding: DocumentCodec.serialize(value), as: UTF8.self))) + " AS jsonb)"
         let body = Self.postgresChange("body", "c0") { Self.postgresSet($0, path.components, json) }
-        return "UPDATE \(table) SET body = " + body + (try whereClause(DocumentQuery(.isNull(path)))) + " RETURNING key"
+        return "UPDATE \(table) SET body = " + body + (try whereClause(DocumentQuery(.isNull(path)))) + " AND " + Self.bodyIsObject(.postgres)
+            + " RETURNING key"
     }
 
     /// One batch of a conversion: the key and the JSON text at `path` of up to
