@@ -138,8 +138,17 @@ extension PostgresCollection {
         _ body: (PostgresSession, PostgresCompiler?, inout FieldChangeSummary) async throws -> Void
     ) async throws -> FieldChangeSummary {
         try await inTransaction { session in
+            // One field change of a collection at a time, and no other write to
+            // it until this one commits. Two at once deadlocked, each holding
+            // rows the other's UPDATE wanted; and a document written between
+            // the checks below and the UPDATE escaped them (a rename would move
+            // `a` onto a `z` the check never saw). The schema lock first, in the
+            // order index changes take it.
+            try await session.rows(PostgresStoreSQL.lockCollectionSchema, [.text(name)], collection: name)
+            let compiler = try await compiler(reading: [])
+            if compiler != nil { try await session.rows(PostgresStoreSQL.lockForRewrite(name), [], collection: name) }
             var summary = BackendSupport.fieldChangeSummary(collection: name, change: change)
-            try await body(session, try await compiler(reading: []), &summary)
+            try await body(session, compiler, &summary)
             return summary
         }
     }

@@ -42,4 +42,13 @@ extension PostgresStoreSQL {
     /// The same for one collection (`$1` its name): its table, created by the
     /// first write of any process, and its indexes.
     public static let lockCollectionSchema = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.collection.' || $1, 0))"
+
+    /// Holds off every other writer of a collection's table until the
+    /// transaction ends (readers go on), and waits for those under way: a
+    /// rewrite of many documents then sees them as its checks did, and meets
+    /// no row another rewrite holds (SHARE ROW EXCLUSIVE conflicts with itself
+    /// and with the ROW EXCLUSIVE of INSERT, UPDATE and DELETE).
+    public static func lockForRewrite(_ collection: String) -> String {
+        "LOCK TABLE \(quoteIdentifier(collection)) IN SHARE ROW EXCLUSIVE MODE"
+    }
 }
