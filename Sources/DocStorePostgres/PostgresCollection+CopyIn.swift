@@ -17,7 +17,7 @@ extension PostgresCollection {
         guard let first = documents.first else { return }
         guard let transaction else {
             // COPY's rows go in the caller's transaction, which checks them.
-            return try await store.transaction { try await within($0).copyIn(documents) }
+            return try await store.ownTransaction { try await within($0).copyIn(documents) }
         }
         let kind = try await ensureCollection(kind: first.key.kind)
         var rows = CopyTextRows()

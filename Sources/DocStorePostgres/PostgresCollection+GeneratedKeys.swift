@@ -59,7 +59,7 @@ extension PostgresCollection {
     /// and used in one transaction. Returns the key and the model as stored.
     func insertOne(_ model: Model) async throws -> (key: DocumentKey, model: Model) {
         if keyOf(model) == nil, transaction == nil {
-            return try await store.transaction { try await within($0).insertOne(model) }
+            return try await store.ownTransaction { try await within($0).insertOne(model) }
         }
         var keys = KeyAllocation()
         let document = try await preparedInsert(model, keys: &keys)
@@ -72,7 +72,7 @@ extension PostgresCollection {
     /// Inserts documents in one transaction (the caller's, or one of its own).
     func insertAll(_ models: [Model]) async throws -> (keys: [DocumentKey], stored: [Model]) {
         if transaction != nil { return try await insertEach(models) }
-        return try await store.transaction { try await within($0).insertEach(models) }
+        return try await store.ownTransaction { try await within($0).insertEach(models) }
     }
 
     /// A document's key and JSON text, the collection created first when

@@ -128,7 +128,7 @@ extension PostgresCollection {
     /// Runs `body` in the caller's transaction, or in one of its own.
     func inTransaction<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws -> T {
         if let transaction { return try await body(transaction.session) }
-        return try await store.transaction { try await body($0.session) }
+        return try await store.ownTransaction { try await body($0.session) }
     }
 
     /// Runs `body` in a transaction holding the collection's schema lock (and,

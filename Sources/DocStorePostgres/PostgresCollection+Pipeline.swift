@@ -103,6 +103,7 @@ extension PostgresCollection {
         let statement = try compiler.update(updates, query)
         let kind = keyKind()
         let run = { (session: PostgresSession) async throws -> Int in
+            try await session.rows(PostgresStoreSQL.lockCollectionUpdates, [.text(name)], collection: name)
             // A body that is not an object takes no change (a damaged document).
             if updates.contains(where: { $0.writtenPath != nil }),
                let row = try await session.rows(compiler.firstNonObject(query), collection: name).first {
@@ -130,7 +131,7 @@ extension PostgresCollection {
             return try await mappingUniqueViolation { try await session.rows(statement, collection: name).count }
         }
         if let transaction { return try await run(transaction.session) }
-        return try await store.transaction { try await run($0.session) }
+        return try await store.ownTransaction { try await run($0.session) }
     }
 
     /// Overflow reported by PostgreSQL, as an error naming the collection and fields.

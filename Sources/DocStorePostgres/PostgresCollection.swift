@@ -385,7 +385,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         }
         try PostgresCollectionName.validate(name)
         guard let transaction else {
-            return try await store.transaction { transaction in
+            return try await store.ownTransaction { transaction in
                 try await within(transaction).ensureCollection(kind: kind)
             }
         }

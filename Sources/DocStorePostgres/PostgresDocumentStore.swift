@@ -196,6 +196,13 @@ public final class PostgresDocumentStore: Sendable {
         try await transaction(beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
+    /// A transaction DocStore opens for one operation of its own (an update by
+    /// query, a field change, a batch insert), run again after a deadlock
+    /// (``DeadlockRetry``): `body` only writes to the database.
+    func ownTransaction<Result: Sendable>(_ body: (PostgresTransaction) async throws -> Result) async throws -> Result {
+        try await DeadlockRetry.run { try await transaction(beginning: "BEGIN", body) }
+    }
+
     private func transaction<Result: Sendable>(
         beginning begin: String, _ body: (PostgresTransaction) async throws -> Result
     ) async throws -> Result {

@@ -31,13 +31,18 @@ enum PostgresSession: Sendable {
     /// collects its rows.
     @discardableResult
     func rows(_ sql: String, binds: PostgresBindings, collection: String?, key: DocumentKey? = nil) async throws -> [PostgresRow] {
-        var rows: [PostgresRow] = []
-        do {
-            try await forEach(PostgresQuery(unsafeSQL: sql, binds: binds)) { rows.append($0) }
-        } catch {
-            throw PostgresStoreError.from(error, collection: collection, key: key)
+        let run = {
+            var rows: [PostgresRow] = []
+            do {
+                try await forEach(PostgresQuery(unsafeSQL: sql, binds: binds)) { rows.append($0) }
+            } catch {
+                throw PostgresStoreError.from(error, collection: collection, key: key)
+            }
+            return rows
         }
-        return rows
+        // A statement alone is its own transaction: undone whole by a deadlock, run again.
+        if case .pool = self { return try await DeadlockRetry.run(run) }
+        return try await run()
     }
 
     /// Runs a statement and hands each row to `body` as it arrives: nothing is

@@ -72,6 +72,13 @@ public enum PostgresStoreError: LocalizedError, Sendable {
         if sqlState == "23505", let collection, let key {
             return DocStoreError.duplicateKey(collection: collection, key: key)
         }
+        // A deadlock ended the caller's own transaction (DocStore's own are run
+        // again, DeadlockRetry): what happened to it, and what to do.
+        if sqlState == "40P01" {
+            return PostgresStoreError.server(sqlState: sqlState, message: info[.message] ?? "deadlock detected", detail: info[.detail],
+                                             hint: "PostgreSQL undid the whole transaction to end a deadlock with another connection: nothing of it was written; run it again",
+                                             collection: collection)
+        }
         // The collection's table dropped by another program: say so, as SQLite does.
         if sqlState == "42P01", let collection, info[.message] == "relation \"\(collection)\" does not exist" {
             return DocStoreError.missingTable(collection: collection)

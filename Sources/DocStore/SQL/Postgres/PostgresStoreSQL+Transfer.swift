@@ -43,6 +43,13 @@ extension PostgresStoreSQL {
     /// first write of any process, and its indexes.
     public static let lockCollectionSchema = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.collection.' || $1, 0))"
 
+    /// Taken by an update by query before it reads or writes (`$1` the
+    /// collection's name), until its transaction ends: two updates of many
+    /// documents of one collection meet rows in different orders and
+    /// deadlock, which PostgreSQL breaks only after `deadlock_timeout` (a
+    /// second), by undoing one; one after the other, neither waits for that.
+    public static let lockCollectionUpdates = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.updates.' || $1, 0))"
+
     /// Holds off every other writer of a collection's table until the
     /// transaction ends (readers go on), and waits for those under way: a
     /// rewrite of many documents then sees them as its checks did, and meets
