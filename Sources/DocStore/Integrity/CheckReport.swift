@@ -46,10 +46,17 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// index with its documents only on a connection that may write).
     public var searchIndexProblem: String?
 
+    /// Search-index or field-column objects on the collection whose catalog
+    /// row another tool deleted (their triggers still run on its writes), or
+    /// nil: `repair` drops them. Set by ``DocumentStore/check(collection:)``;
+    /// the whole store's check lists them with the catalog's problems.
+    public var orphanProblem: String?
+
     /// Whether nothing is wrong with the collection's documents, its field
     /// columns, its search indexes or its pages.
     public var isHealthy: Bool {
         damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil && searchIndexProblem == nil
+            && orphanProblem == nil
     }
 
     /// Whether ``DocumentStore/repair(collection:)`` has something to do.
@@ -58,7 +65,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// or dropped.
     public var quarantineProblem: String?
 
-    public var needsRepair: Bool { !damaged.isEmpty || fieldColumnsProblem != nil || searchIndexProblem != nil }
+    public var needsRepair: Bool { !damaged.isEmpty || fieldColumnsProblem != nil || searchIndexProblem != nil || orphanProblem != nil }
 
     /// Whether the collection's table or indexes sit on damaged pages of the file.
     public var hasDamagedPages: Bool { !pageDamage.isEmpty || readFailure != nil }
@@ -66,10 +73,12 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// What `repair` would do, in words.
     public var repairPlan: String {
         let made = [fieldColumnsProblem.map { _ in "field columns" }, searchIndexProblem.map { _ in "search indexes" }].compactMap { $0 }
-        let columns = made.isEmpty ? "" : "; it would make the \(made.joined(separator: " and ")) again from the documents"
+        let remade = made.isEmpty ? nil : "make its \(made.joined(separator: " and ")) again from the documents"
+        let dropped = orphanProblem.map { _ in "drop the objects the catalog lost" }
+        let others = [remade, dropped].compactMap { $0 }.joined(separator: " and ")
+        let columns = others.isEmpty ? "" : "; it would \(others)"
         guard !damaged.isEmpty else {
-            return columns.isEmpty ? "nothing to repair in \(DocumentKey.quoted(collection))"
-                : ".repair \(collection) would make its \(made.joined(separator: " and ")) again from the documents"
+            return others.isEmpty ? "nothing to repair in \(DocumentKey.quoted(collection))" : ".repair \(collection) would \(others)"
         }
         if let quarantineProblem {
             return ".repair \(collection) would move the damaged documents into \(DocumentKey.quoted(quarantineCollection)), but \(quarantineProblem): rename or drop it first (.repair refuses until then)"
@@ -94,6 +103,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         }
         if let fieldColumnsProblem { lines.append("  • \(fieldColumnsProblem)") }
         if let searchIndexProblem { lines.append("  • \(searchIndexProblem)") }
+        if let orphanProblem { lines.append("  • \(orphanProblem)") }
         if needsRepair { lines.append("  \(repairPlan)") }
         return lines.joined(separator: "\n")
     }

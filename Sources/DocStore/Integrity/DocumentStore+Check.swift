@@ -70,6 +70,8 @@ extension DocumentStore {
                                                quarantineCollection: Self.quarantineName(for: name))
                     }
                     var checked = try checkDocuments(of: info, in: db, checkPages: true)
+                    let orphans = try Catalog.orphanObjects(in: db, collection: name)
+                    if !orphans.isEmpty { checked.orphanProblem = orphans.map(\.problem).joined(separator: "; ") }
                     if !checked.damaged.isEmpty, let existing = try knownCollection(named: checked.quarantineCollection, in: db), existing.keyKind != .integer {
                         checked.quarantineProblem = "that collection exists with \(existing.keyKind) keys"
                     }

@@ -131,6 +131,11 @@ struct SearchIndexCheckTests {
         #expect(Set(report.catalogProblems.map(\.name)) == [index.name, columns.name], "\(report)")
         #expect(report.catalogProblems.allSatisfy { $0.repairedBy == "notes" && $0.problem.contains("still run on every write") }, "\(report)")
         #expect("\(report)".contains("to repair: .repair notes"), "\(report)")
+        // The collection's own check names them too (it said "no damaged
+        // documents", and was healthy, while its repair would drop them).
+        let own = try store.check(collection: "notes")
+        #expect(!own.isHealthy && own.needsRepair, "\(own)")
+        #expect("\(own)".contains("that the catalog does not record") && "\(own)".contains(".repair notes would drop the objects the catalog lost"), "\(own)")
 
         let repaired = try store.repair(collection: "notes")
         #expect(Set(repaired.droppedOrphans) == [index.name, columns.name], "\(repaired)")
@@ -139,6 +144,7 @@ struct SearchIndexCheckTests {
         }
         #expect(left == ["docstore_search_indexes"], "only the catalog's table is left: \(left)")
         #expect(try store.check().isHealthy)
+        #expect(try store.check(collection: "notes").isHealthy)
         try store.collection(named: "notes").insert(["id": "n", "text": "a new fox"])
         #expect(try store.collection(named: "notes").count() == 3, "writes work, and no document was touched")
     }
