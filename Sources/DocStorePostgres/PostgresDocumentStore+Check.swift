@@ -18,7 +18,7 @@ public struct PostgresStoreCheck: Sendable, Hashable, CustomStringConvertible {
         var lines = [catalogProblems.isEmpty ? "catalog: consistent with the tables" : "catalog: \(catalogProblems.count) problem\(catalogProblems.count == 1 ? "" : "s")"]
         lines += catalogProblems.map { "  • \($0)" }
         lines += collections.map(\.description)
-        let toRepair = collections.filter(\.needsRepair).map { ".repair \($0.collection)" }
+        let toRepair = collections.filter(\.needsRepair).map { ".repair \(DocumentKey.commandArgument($0.collection))" }
         lines.append(toRepair.isEmpty ? "nothing for .repair to do" : "to repair: " + toRepair.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }

@@ -136,7 +136,7 @@ extension DocStoreError: CustomStringConvertible {
         case let .decodingFailed(collection, key, path, reason):
             return "cannot decode document\(Self.keyPart(key)) in collection \(Self.name(collection))\(Self.pathPart(path)): \(reason)"
         case let .corruptDocument(collection, key, reason):
-            return "document \(key) in collection \(Self.name(collection)) is damaged (not valid JSON: \(reason)); other documents are unaffected; .repair \(collection) in the REPL (or store.repair(collection:)) moves damaged documents into a quarantine collection"
+            return "document \(key) in collection \(Self.name(collection)) is damaged (not valid JSON: \(reason)); other documents are unaffected; .repair \(DocumentKey.commandArgument(collection)) in the REPL (or store.repair(collection:)) moves damaged documents into a quarantine collection"
         case let .invalidCollectionName(name, reason):
             return "invalid collection name \(Self.name(name)): \(reason)"
         case let .collectionNameCollision(name, type, otherType):
@@ -168,7 +168,7 @@ extension DocStoreError: CustomStringConvertible {
         case let .damagedDocuments(collection, keys):
             let shown = keys.prefix(10).map { "\($0)" }.joined(separator: ", ") + (keys.count > 10 ? ", … (\(keys.count) in all)" : "")
             let (noun, verb, them) = keys.count == 1 ? ("document", "stops", "it") : ("documents", "stop", "them")
-            return "collection \(Self.name(collection)) holds damaged \(noun) (not valid JSON) that \(verb) this query: \(noun) \(shown); run .repair \(collection) in the REPL (or store.repair(collection:)) to move \(them) into a quarantine collection and query the rest"
+            return "collection \(Self.name(collection)) holds damaged \(noun) (not valid JSON) that \(verb) this query: \(noun) \(shown); run .repair \(DocumentKey.commandArgument(collection)) in the REPL (or store.repair(collection:)) to move \(them) into a quarantine collection and query the rest"
         case let .nestingTooDeep(collection, key, limit):
             let place = collection.map { " for collection \(Self.name($0))" } ?? ""
             return "document\(Self.keyPart(key))\(place) nests arrays and objects deeper than \(limit) levels, DocStore's limit; flatten it"
@@ -195,7 +195,7 @@ extension DocStoreError: CustomStringConvertible {
         case let .invalidMigration(name, reason):
             return "migration \(Self.name(name)): \(reason)"
         case let .missingTable(collection):
-            return "collection \(Self.name(collection)) has lost its table (another program dropped it): its documents can't be read and nothing was changed; restore the table from a backup, or forget the collection with .drop \(Self.name(collection)) (dropCollection in Swift)"
+            return "collection \(Self.name(collection)) has lost its table (another program dropped it): its documents can't be read and nothing was changed; restore the table from a backup, or forget the collection with .drop \(DocumentKey.commandArgument(collection)) (dropCollection in Swift)"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

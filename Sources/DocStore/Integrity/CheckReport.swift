@@ -78,12 +78,12 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         let others = [remade, dropped].compactMap { $0 }.joined(separator: " and ")
         let columns = others.isEmpty ? "" : "; it would \(others)"
         guard !damaged.isEmpty else {
-            return others.isEmpty ? "nothing to repair in \(DocumentKey.quoted(collection))" : ".repair \(collection) would \(others)"
+            return others.isEmpty ? "nothing to repair in \(DocumentKey.quoted(collection))" : ".repair \(DocumentKey.commandArgument(collection)) would \(others)"
         }
         if let quarantineProblem {
-            return ".repair \(collection) would move the damaged documents into \(DocumentKey.quoted(quarantineCollection)), but \(quarantineProblem): rename or drop it first (.repair refuses until then)"
+            return ".repair \(DocumentKey.commandArgument(collection)) would move the damaged documents into \(DocumentKey.quoted(quarantineCollection)), but \(quarantineProblem): rename or drop it first (.repair refuses until then)"
         }
-        return ".repair \(collection)\(columns.isEmpty ? "" : " (in the same transaction as the move below\(columns))") would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
+        return ".repair \(DocumentKey.commandArgument(collection))\(columns.isEmpty ? "" : " (in the same transaction as the move below\(columns))") would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
     }
 
     public var description: String {
@@ -157,7 +157,7 @@ public struct StoreCheck: Sendable, Hashable, CustomStringConvertible {
             lines.append("damaged pages (\(names)): restore the file from a backup, or copy what can still be read with docstore copy --salvage SOURCE NEW")
         }
         lines.append(toRepair.isEmpty ? "nothing for .repair to do"
-                                      : "to repair: " + toRepair.map { ".repair \($0)" }.joined(separator: ", "))
+                                      : "to repair: " + toRepair.map { ".repair \(DocumentKey.commandArgument($0))" }.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 }

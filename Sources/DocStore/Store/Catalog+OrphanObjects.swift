@@ -29,7 +29,7 @@ struct OrphanObjects {
         guard let collection else {
             return "\(what) that the catalog does not record (an orphan; its \(objects.map { DocumentKey.quoted($0.name) }.joined(separator: ", "))): nothing uses it; drop it with sqlite3 to free its space"
         }
-        return "\(what) on \(DocumentKey.quoted(collection)) that the catalog does not record (an orphan, its catalog row deleted outside DocStore): its \(triggers == 1 ? "trigger" : "\(triggers) triggers") still \(triggers == 1 ? "runs" : "run") on every write, and every write fails once its table is gone; .repair \(collection) drops it (make the \(isSearchIndex ? "search index" : "field columns") again if you need \(isSearchIndex ? "it" : "them"))"
+        return "\(what) on \(DocumentKey.quoted(collection)) that the catalog does not record (an orphan, its catalog row deleted outside DocStore): its \(triggers == 1 ? "trigger" : "\(triggers) triggers") still \(triggers == 1 ? "runs" : "run") on every write, and every write fails once its table is gone; .repair \(DocumentKey.commandArgument(collection)) drops it (make the \(isSearchIndex ? "search index" : "field columns") again if you need \(isSearchIndex ? "it" : "them"))"
     }
 }
 

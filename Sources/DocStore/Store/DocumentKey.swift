@@ -125,4 +125,12 @@ extension UUID: DocumentKeyRepresentable {
 extension DocumentKey {
     /// ``quoted(_:)`` for other backends' messages.
     @_spi(Backends) public static func quotedForMessages(_ s: String) -> String { quoted(s) }
+
+    /// A collection's name as the REPL's dot-commands take it, for messages
+    /// that say what to type (`.repair my coll` would read two words): bare
+    /// when it is one word, else in double quotes with `"` and `\` escaped.
+    @_spi(Backends) public static func commandArgument(_ name: String) -> String {
+        if !name.isEmpty, name.first != "\"", !name.contains(where: \.isWhitespace) { return name }
+        return "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
 }

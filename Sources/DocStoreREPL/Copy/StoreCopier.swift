@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import Foundation
 
 /// `docstore copy SOURCE DEST`: every collection (documents, key kind,
@@ -109,7 +109,7 @@ struct StoreCopier {
         for info in collections {
             guard let kind = existing[info.name] else { continue }
             if kind != info.keyKind {
-                throw CommandError("collection \(info.name) has \(info.keyKind) keys in the source and \(kind) keys at the destination: drop it at the destination first (.drop \(info.name))")
+                throw CommandError("collection \(info.name) has \(info.keyKind) keys in the source and \(kind) keys at the destination: drop it at the destination first (.drop \(DocumentKey.commandArgument(info.name)))")
             }
             let count = try destination.count(info.name, DocumentQuery())
             if count > 0, !replace {

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import Foundation
 
 /// An error from running a command (not from parsing it): what failed, in words.
@@ -247,10 +247,10 @@ final class CommandRunner {
                 details = "\(CommandResult.plural(try backend.count(info.name, DocumentQuery()), "document")), key: \(info.keyKind)"
             } catch DocStoreError.corruptStore {
                 // One collection on damaged pages must not hide the others.
-                details = "damaged pages: can't be counted (.check \(info.name)), key: \(info.keyKind)"
+                details = "damaged pages: can't be counted (.check \(DocumentKey.commandArgument(info.name))), key: \(info.keyKind)"
             } catch DocStoreError.missingTable {
                 // Nor one whose table another program dropped.
-                details = "its table is missing: can't be counted (.check \(info.name)), key: \(info.keyKind)"
+                details = "its table is missing: can't be counted (.check \(DocumentKey.commandArgument(info.name))), key: \(info.keyKind)"
             }
             let indexes = try backend.indexes(info.name)
             if !indexes.isEmpty {
@@ -274,7 +274,7 @@ final class CommandRunner {
         schema.invalidate()
         let sample = try schema.sample(name)
         if sample.damagedSkipped > 0 {
-            notes?.write("note: \(CommandResult.plural(sample.damagedSkipped, "damaged document")) left out of the sample; .check \(name) lists them, .repair \(name) quarantines them\n")
+            notes?.write("note: \(CommandResult.plural(sample.damagedSkipped, "damaged document")) left out of the sample; .check \(DocumentKey.commandArgument(name)) lists them, .repair \(DocumentKey.commandArgument(name)) quarantines them\n")
         }
         let rows: [[JSONValue?]] = sample.order.map { path in
             let entry = sample.fields[path] ?? ([], 0)

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import Foundation
 import GRDB
 import Testing
@@ -25,6 +25,24 @@ struct CheckRepairCommandTests {
         #expect(HelpText.overview.contains(".repair COLLECTION"))
         #expect(HelpText.overview.contains(".check [COLLECTION]"))
         #expect(REPLCommand.repair(collection: "teams").writes)
+    }
+
+    /// What `.check` says to type works as typed: a name of several words, or
+    /// one starting with a quote, is quoted (`.repair my coll` read two words).
+    @Test func theSuggestedRepairOfANameWithASpaceWorksAsTyped() throws {
+        #expect(DocumentKey.commandArgument("teams") == "teams")
+        #expect(DocumentKey.commandArgument("my coll") == #""my coll""#)
+        #expect(DocumentKey.commandArgument(#""odd\name"#) == #""\"odd\\name""#)
+        #expect(DocumentKey.commandArgument(#"a"b"#) == #"a"b"#)
+
+        let harness = try SessionHarness()
+        try harness.store.collection(named: "my coll").insert(contentsOf: [["id": 1], ["id": 2]])
+        try harness.store.databaseWriter.write { db in try db.execute(sql: #"UPDATE "my coll" SET body = '[1' WHERE key = 2"#) }
+        #expect(harness.feed(".check") == .failed)
+        let suggestion = try #require(harness.output.text.split(separator: "\n").last { $0.hasPrefix("to repair: ") })
+        #expect(suggestion == #"to repair: .repair "my coll""#)
+        #expect(harness.feed(String(suggestion.dropFirst("to repair: ".count))) == .done, "\(harness.errors.text)")
+        #expect(try harness.store.collection(named: "my coll_damaged").count() == 1)
     }
 
     @Test func aQueryOnTheDamagedCollectionNamesTheKeyAndTheFix() throws {
