@@ -92,12 +92,12 @@ extension PostgresDocumentStore {
             throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "the catalog is inconsistent (\(problem.problem)); .repair moves documents only when the catalog is right")
         }
         try await reloadCatalog()
-        guard let kind = catalog.withLock({ $0[name] }) else { return RepairResult(collection: name, movedKeys: []) }
-        let quarantine = RepairResult(collection: name, movedKeys: []).quarantineCollection
+        guard let kind = catalog.withLock({ $0[name] }) else { return RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes) }
+        let quarantine = RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes).quarantineCollection
         return try await transaction { transaction in
             let rows = try await transaction.session.rows(
                 PostgresStoreSQL.damagedDocuments(name, keyKind: kind, withBodies: true, limit: nil), [], collection: name)
-            guard !rows.isEmpty else { return RepairResult(collection: name, movedKeys: []) }
+            guard !rows.isEmpty else { return RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes) }
             if let existing = try await transaction.collection(named: quarantine).existingKeyKind(), existing != .integer {
                 throw DocStoreError.invalidQuery(
                     collection: quarantine, field: nil,
@@ -118,7 +118,7 @@ extension PostgresDocumentStore {
                 try await transaction.session.rows(PostgresStoreSQL.deleteStoredKey(name, keyKind: kind), [.text(stored)], collection: name)
                 moved.append(key)
             }
-            return RepairResult(collection: name, movedKeys: moved)
+            return RepairResult(collection: name, movedKeys: moved, maximumNameBytes: PostgresCollectionName.maximumBytes)
         }
     }
 
@@ -172,7 +172,7 @@ extension PostgresDocumentStore {
             let key = Self.documentKey(stored, kind: kind)
             return DamagedDocument.found(key: key, reason: Self.damage(type: type, id: id, wrongKey: wrongKey, key: key))
         }
-        return CollectionCheck(collection: name, documentCount: count, damaged: damaged)
+        return CollectionCheck(collection: name, documentCount: count, damaged: damaged, maximumNameBytes: PostgresCollectionName.maximumBytes)
     }
 
     /// A key read as text (`key::text`) as the collection's kind.

@@ -203,14 +203,15 @@ extension DamagedDocument {
 }
 
 extension CollectionCheck {
-    @_spi(Backends) public init(collection: String, documentCount: Int, damaged: [DamagedDocument]) {
+    @_spi(Backends) public init(collection: String, documentCount: Int, damaged: [DamagedDocument], maximumNameBytes: Int) {
         self.init(collection: collection, documentCount: documentCount, damaged: damaged, duplicateMembers: [],
-                  quarantineCollection: DocumentStore.quarantineName(for: collection))
+                  quarantineCollection: DocumentStore.quarantineName(for: collection, maximumBytes: maximumNameBytes))
     }
 }
 
 extension RepairResult {
-    @_spi(Backends) public init(collection: String, movedKeys: [DocumentKey]) {
-        self.init(collection: collection, quarantineCollection: DocumentStore.quarantineName(for: collection), movedKeys: movedKeys)
+    @_spi(Backends) public init(collection: String, movedKeys: [DocumentKey], maximumNameBytes: Int) {
+        self.init(collection: collection, quarantineCollection: DocumentStore.quarantineName(for: collection, maximumBytes: maximumNameBytes),
+                  movedKeys: movedKeys)
     }
 }

@@ -102,7 +102,25 @@ extension DocumentStore {
 
     /// The collection that ``repair(collection:)`` moves `collection`'s damaged
     /// documents into.
-    static func quarantineName(for collection: String) -> String { collection + "_damaged" }
+    static func quarantineName(for collection: String) -> String { quarantineName(for: collection, maximumBytes: .max) }
+
+    /// `NAME_damaged`; where names hold at most `maximumBytes` of UTF-8
+    /// (PostgreSQL's 63), a longer one is the name's first bytes, a hash of the
+    /// whole name (two long names never share one) and `_damaged`: a 57-byte
+    /// name's repair was refused, its quarantine name too long to be a table's.
+    @_spi(Backends) public static func quarantineName(for collection: String, maximumBytes: Int) -> String {
+        let plain = collection + "_damaged"
+        guard plain.utf8.count > maximumBytes else { return plain }
+        var hash: UInt32 = 2_166_136_261  // FNV-1a: stable across runs and platforms, unlike Hasher
+        for byte in collection.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let suffix = "_" + String(hash, radix: 16).leftPadded(to: 8) + "_damaged"
+        var prefix = ""
+        for character in collection {
+            guard prefix.utf8.count + character.utf8.count + suffix.utf8.count <= maximumBytes else { break }
+            prefix.append(character)
+        }
+        return prefix + suffix
+    }
 
     /// Checks one collection's documents and, with `checkPages`, its table's
     /// and indexes' pages (SQLite's integrity check of that table). A damaged page stops the reading, not the
@@ -293,4 +311,8 @@ extension SQLBinding {
         case .blob: "a blob"
         }
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
 }

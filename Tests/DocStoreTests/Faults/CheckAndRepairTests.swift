@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@testable import DocStore
+@_spi(Backends) @testable import DocStore
 
 @Suite("Fault: check finds damaged documents and catalog problems; repair quarantines documents without loss")
 struct CheckAndRepairTests {
@@ -226,5 +226,18 @@ struct CheckAndRepairTests {
         let checked = try store.check(collection: "teams")
         #expect(checked.quarantineProblem == "that collection exists with string keys")
         #expect(checked.repairPlan.contains("rename or drop it first"), "\(checked.repairPlan)")
+    }
+
+    /// Quarantine names where names are limited (PostgreSQL's 63 bytes): the
+    /// plain `_damaged` when it fits; else cut on a character, with a hash of
+    /// the whole name, so two long names that share their start differ.
+    @Test func quarantineNamesFitALimitAndStayDistinct() {
+        #expect(DocumentStore.quarantineName(for: "teams", maximumBytes: 63) == "teams_damaged")
+        let (a, b) = (String(repeating: "é", count: 40) + "a", String(repeating: "é", count: 40) + "b")
+        let (qa, qb) = (DocumentStore.quarantineName(for: a, maximumBytes: 63), DocumentStore.quarantineName(for: b, maximumBytes: 63))
+        #expect(qa != qb)
+        #expect(qa.utf8.count <= 63 && qb.utf8.count <= 63)
+        #expect(qa.hasPrefix("éééé") && qa.hasSuffix("_damaged"), "\(qa)")
+        #expect(DocumentStore.quarantineName(for: a, maximumBytes: 63) == qa, "the same name each time")
     }
 }

@@ -89,5 +89,33 @@ extension PostgresTests {
             }
             await store.close()
         }
+
+        /// A collection whose name leaves no room for `_damaged` in PostgreSQL's
+        /// 63 bytes is repaired into a shortened, hashed quarantine collection
+        /// (repair was refused: the name was too long to be a table's).
+        @Test func aCollectionWithALongNameIsRepaired() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let store = try await PostgresDocumentStore(url: url)
+            do {
+                let name = String(repeating: "n", count: 55) + "é_teams"   // 63 bytes
+                #expect(name.utf8.count == 63)
+                let long = store.collection(named: name)
+                try await long.insert(contentsOf: [["id": 1], ["id": 2]])
+                try PostgresTestServer.psql(#"UPDATE "\#(name)" SET body = '[1]' WHERE key = 1"#, databaseURL: url)
+                let checked = try #require(try await store.check(collection: name).collections.first)
+                #expect(checked.damaged.map(\.key) == [.integer(1)])
+                let quarantine = checked.quarantineCollection
+                #expect(quarantine.utf8.count <= 63 && quarantine.hasSuffix("_damaged") && quarantine.hasPrefix("nnnn"), "\(quarantine)")
+                let repaired = try await store.repair(collection: name)
+                #expect(repaired.movedKeys == [.integer(1)] && repaired.quarantineCollection == quarantine)
+                #expect(try await store.collection(named: quarantine).count() == 1)
+                #expect(try await long.count() == 1)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        }
     }
 }
