@@ -88,8 +88,9 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         if isHealthy { return "no damaged documents in \(collection) (\(Self.plural(documentCount, "document")) checked)" }
-        var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, "
-            + "\(damaged.count) damaged, \(duplicateMembers.count) with duplicate member names"]
+        // Duplicate member names only where they can be (jsonb keeps one of each).
+        var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, \(damaged.count) damaged"
+            + (duplicateMembers.isEmpty ? "" : ", \(duplicateMembers.count) with duplicate member names")]
         if hasDamagedPages {
             let reading = readFailure.map { "reading stopped after \(Self.plural(documentCount, "document")) (\($0))" }
             let findings = pageDamage.filter { $0 != readFailure }.prefix(5)

@@ -40,6 +40,7 @@ struct CheckAndRepairTests {
         #expect(report.damaged.contains { $0.reason.contains("nesting deeper than 512 levels") })
         #expect(report.damaged.contains { $0.key == .string(keys[1].lowercased()) && $0.reason.contains("not a UUID") })
         #expect(report.duplicateMembers.map(\.description) == [keys[2]])
+        #expect("\(report)".hasPrefix(#""accounts": 3 documents checked, 2 damaged, 1 with duplicate member names"#), "\(report)")
     }
 
     /// A body whose `"id"` is not its key (written by another tool): a read by
