@@ -14,6 +14,8 @@ final class StoreSchema: SchemaProvider {
     /// The store's count of other processes' commits when the cache was filled.
     private var changesByOthers: Int64?
 
+    func comparesNumbersAsDoubles() -> Bool { !(backend is PostgresBackend) }
+
     init(backend: any REPLBackend, sampleSize: Int = 200) {
         self.backend = backend
         self.sampleSize = sampleSize

@@ -126,6 +126,9 @@ extension CommandParser {
             }
         case .array, .object:
             throw REPLSyntaxError("compare with a single value; for arrays use .contains(…) or .in([…])", at: valueToken.location)
+        case .exactNumber(let number):
+            roundedComparisons.append((number, valueToken.location))
+            return .compare(path, op, value)
         default:
             return .compare(path, op, value)
         }

@@ -13,6 +13,8 @@ public struct CommandParser {
     let schema: any SchemaProvider
     /// Non-fatal findings: fields that no sampled document has.
     var warnings: [REPLSyntaxError] = []
+    /// Numbers a Double would round that conditions compare with, where they are.
+    var roundedComparisons: [(JSONNumberLiteral, SourceLocation)] = []
     /// The collection the statement is about (for field checks).
     var collection: String?
     /// How deep blocks and calls are nested, bounded so that `((((…` input can't
@@ -38,7 +40,22 @@ public struct CommandParser {
         }
         var parser = try CommandParser(text, schema: schema)
         let command = try parser.statement()
+        try parser.checkRoundedNumbers(writing: command.writes)
         return ParsedCommand(command, warnings: parser.warnings)
+    }
+
+    /// A comparison with a number a Double would round (`== 99999999999999999998`)
+    /// matches, on a file, every document whose number rounds the same (SQLite
+    /// reads them as Doubles; PostgreSQL compares exactly): a delete or update
+    /// would change documents it doesn't name, so it is refused; a read warns.
+    mutating func checkRoundedNumbers(writing: Bool) throws(REPLSyntaxError) {
+        guard let (number, location) = roundedComparisons.first, schema.comparesNumbersAsDoubles() else { return }
+        let rounded = "\(number.doubleValue)"
+        let text = "\(number.text) is past what a Double holds exactly, and a file store compares it as its nearest Double, \(rounded): documents holding other numbers that round to it match too"
+        if writing {
+            throw REPLSyntaxError(text + "; this command would change them, so it is refused (name the documents by key, or compare with a range a Double holds)", at: location)
+        }
+        warnings.append(REPLSyntaxError(text, at: location))
     }
 
     init(_ text: String, schema: any SchemaProvider) throws(REPLSyntaxError) {

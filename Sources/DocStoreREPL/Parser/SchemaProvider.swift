@@ -18,10 +18,16 @@ public protocol SchemaProvider {
     /// store could not list its collections (a damaged file), so that a name
     /// missing from the list is not called unknown.
     func listsCollections() -> Bool
+    /// Whether the store compares numbers a Double can't hold exactly as their
+    /// nearest Double (a file: SQLite reads them so); PostgreSQL compares them
+    /// exactly.
+    func comparesNumbersAsDoubles() -> Bool
 }
 
 extension SchemaProvider {
     public func listsCollections() -> Bool { true }
+    /// As a file does.
+    public func comparesNumbersAsDoubles() -> Bool { true }
 }
 
 extension SchemaProvider {

@@ -176,6 +176,32 @@ struct ParserConstructTests {
                 == playersQuery(.compare(FieldPath("a"), .greater, try exact("-99999999999999999999")), .count))
     }
 
+    /// On a file, such a number compares as its nearest Double, so `== …998`
+    /// matches a document holding …999: a delete or update comparing with one
+    /// is refused (it deleted the other document), a read warns; PostgreSQL,
+    /// which compares exactly, takes both.
+    @Test func writesComparingWithANumberADoubleRoundsAreRefusedOnAFile() throws {
+        let delete = "players.filter { $0.a == 99999999999999999998 }.delete()"
+        let refused = try #require(parseError(delete))
+        #expect(refused.message.contains("a file store compares it as its nearest Double, 1e+20") && refused.message.contains("so it is refused"), "\(refused.message)")
+        #expect(refused.location.column == 26)
+        #expect(parseError("players.delete { $0.a < 1e-400 }") != nil)
+        #expect(parseError("players.filter { $0.a >= 99999999999999999998 }.update { $0.b = 1 }") != nil)
+        let read = try CommandParser.parse("players.filter { $0.a == 99999999999999999998 }.count()", schema: sampleSchema)
+        #expect(read.warnings.map(\.message).contains { $0.contains("documents holding other numbers that round to it match too") })
+        // Setting such a number, or comparing with one a Double holds, is no matter.
+        #expect(parseError("players.filter { $0.id == 2 }.update { $0.a = 99999999999999999998 }") == nil)
+        #expect(parseError("players.filter { $0.a == 9223372036854775807 }.delete()") == nil)
+
+        struct ExactSchema: SchemaProvider {
+            func collectionNames() -> [String] { ["players"] }
+            func fieldTypes(in collection: String) -> [FieldPath: Set<String>] { [FieldPath("a"): ["number"]] }
+            func comparesNumbersAsDoubles() -> Bool { false }
+        }
+        let exact = try CommandParser.parse(delete, schema: ExactSchema())
+        #expect(exact.warnings.isEmpty && exact.command.writes)
+    }
+
     @Test func updatesInTheDSLSpelling() throws {
         let text = #"players.filter { $0.id == 2 }.update { $0.position.set(to: "Third Base"); $0.number.increment(by: 1); $0.nickname.remove(); $0.note.set(to: nil) }"#
         #expect(try parse(text) == playersQuery(.compare(FieldPath("id"), .equal, 2), .update([

@@ -1,0 +1,41 @@
+import DocStore
+import Foundation
+import Testing
+@testable import DocStoreREPL
+
+/// A delete whose condition compares with a number a Double would round:
+/// on a file (SQLite reads such numbers as Doubles) it matched, and deleted,
+/// a document holding another number that rounds the same; it is refused.
+/// PostgreSQL compares exactly, and deletes only the document named.
+@Suite("Fault: writes comparing with a number a Double rounds")
+struct RoundedNumberWriteTests {
+    static let insert = #"big.insert([{"id": 1, "a": 99999999999999999999}, {"id": 2, "a": 5}])"#
+
+    @Test func aFileRefusesTheDeleteAndKeepsBothDocuments() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        try runProcess(try docstoreBinary(), [path, "-c", Self.insert]).expectSuccess()
+        let refused = try runProcess(try docstoreBinary(), [path, "-c", "big.filter { $0.a == 99999999999999999998 }.delete()"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("this command would change them, so it is refused"), "\(refused.stderr)")
+        let count = try runProcess(try docstoreBinary(), [path, "-c", "big.count()"])
+        #expect(count.stdout == "2\n")
+    }
+}
+
+extension PostgresREPLTests {
+    @Suite("Fault: writes comparing with a number a Double rounds, on PostgreSQL")
+    struct RoundedNumberWriteOnPostgresTests {
+        @Test func postgresDeletesOnlyTheDocumentNamed() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), [url, "-c", RoundedNumberWriteTests.insert]).expectSuccess()
+            let none = try runProcess(try docstoreBinary(), [url, "-c", "big.filter { $0.a == 99999999999999999998 }.delete()"])
+            #expect(none.status == 0 && none.stderr.contains("deleted 0 documents"), "\(none.stderr)")
+            let one = try runProcess(try docstoreBinary(), [url, "-c", "big.filter { $0.a == 99999999999999999999 }.delete()"])
+            #expect(one.stderr.contains("deleted 1 document"), "\(one.stderr)")
+            let left = try runProcess(try docstoreBinary(), [url, "--mode", "ndjson", "-c", "big.get(2)"])
+            #expect(left.stdout == #"{"a":5,"id":2}"# + "\n" || left.stdout == #"{"id":2,"a":5}"# + "\n", "\(left.stdout)")
+        }
+    }
+}
