@@ -42,7 +42,7 @@ extension PostgresCollection {
             let recorded = try await session.rows(PostgresStoreSQL.recordIndex, [.text(name), .text(BackendSupport.serialize(paths)),
                                                                                    .integer(unique ? 1 : 0)], collection: name)
             let index = IndexInfo(name: try recorded.first?.decode(String.self) ?? "", collection: name, fields: fields, isUnique: unique)
-            if keyKind() != nil { try await build(index, in: session) }
+            if try await hasTable(in: session) { try await build(index, in: session) }
             if fields == [.root] { store.containmentIndexed.withLock { _ = $0.insert(name) } }
             store.indexedPaths.withLock { $0[name, default: []].formUnion(fields) }
             return index

@@ -39,7 +39,7 @@ extension PostgresCollection {
             let recorded = try await session.rows(PostgresSearchSQL.recordIndex, [.text(name), .text(BackendSupport.serialize(paths))],
                                                   collection: name)
             let index = SearchIndexInfo(name: try recorded.first?.decode(String.self) ?? "", collection: name, fields: fields)
-            if keyKind() != nil {
+            if try await hasTable(in: session) {
                 for statement in try PostgresSearchSQL.create(index) { try await session.rows(statement, [], collection: name) }
             }
             return index
@@ -78,7 +78,7 @@ extension PostgresCollection {
             let indexes = try await searchIndexes(in: session)
             guard !indexes.isEmpty else { return }
             try await session.rows(PostgresSearchSQL.createFunction, [], collection: name)
-            guard keyKind() != nil else { return }
+            guard try await hasTable(in: session) else { return }
             for index in indexes {
                 for pgName in PostgresSearchSQL.indexNames(index) {
                     try await session.rows(PostgresStoreSQL.dropIndex(pgName), [], collection: name)

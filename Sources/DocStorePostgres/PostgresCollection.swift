@@ -425,6 +425,17 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         return recorded
     }
 
+    /// Whether the collection has its table, as the catalog says now (not this
+    /// store's cached copy): read under the collection's schema lock, by a
+    /// change that builds on the table. Another process's first insert may
+    /// have made it since the cache was read; that insert built the indexes
+    /// recorded then, so an index recorded now must be built here, or never is.
+    func hasTable(in session: PostgresSession) async throws -> Bool {
+        guard try await recordedKeyKind(in: session) != nil else { return false }
+        if keyKind() == nil { try await store.reloadCatalog() }
+        return true
+    }
+
     /// The key kind the catalog records for the collection, nil when it has none.
     private func recordedKeyKind(in session: PostgresSession) async throws -> KeyKind? {
         let rows = try await session.rows("SELECT key_kind FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],

@@ -132,5 +132,30 @@ extension PostgresTests {
                 #expect(try await racers.indexes() == [index])
             }
         }
-    }
+    
+        /// An index created by a connection that hasn't seen the collection's
+        /// table yet (another process's first insert made it) is built: it was
+        /// only recorded, so a unique index refused nothing (one collection in
+        /// five when six shells inserted while a seventh created the index).
+        @Test func anIndexCreatedAfterAnotherConnectionMadeTheTableIsBuilt() async throws {
+            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let (writer, indexer) = (try await PostgresDocumentStore(url: url), try await PostgresDocumentStore(url: url))
+            do {
+                _ = try await indexer.collections()                         // its catalog: no collection "m"
+                try await writer.collection(named: "m").insert(contentsOf: [["id": 1, "a": 1], ["id": 2, "a": 2]])
+                _ = try await indexer.collection(named: "m").createIndex(on: FieldPath("a"), unique: true)
+                _ = try await indexer.collection(named: "m").createSearchIndex(on: FieldPath("t"))
+                let refused = await #expect(throws: DocStoreError.self) { try await writer.collection(named: "m").insert(["id": 3, "a": 1]) }
+                if case .uniqueConstraint(_, let fields, _)? = refused { #expect(fields == ["a"]) } else { Issue.record("\(String(describing: refused))") }
+                #expect(try await writer.check(collection: "m").isHealthy, "every recorded index is built")
+            } catch {
+                await writer.close()
+                await indexer.close()
+                throw error
+            }
+            await writer.close()
+            await indexer.close()
+        }
+}
 }
