@@ -32,13 +32,13 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     ///   naming the path when a string or member name holds NUL (jsonb can't store it).
     @discardableResult
     public func insert(_ model: Model) async throws -> DocumentKey {
-        try await insertOne(model).key
+        try await followingDrops { try await insertOne(model).key }
     }
 
     /// Inserts documents in one transaction: all of them, or none when one fails.
     @discardableResult
     public func insert(contentsOf models: [Model]) async throws -> [DocumentKey] {
-        try await insertAll(models).keys
+        try await followingDrops { try await insertAll(models).keys }
     }
 
     /// Documents per statement when many are inserted: one round trip per
@@ -166,11 +166,13 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// Inserts the document, or replaces the one stored under its key.
     @discardableResult
     public func save(_ model: Model) async throws -> DocumentKey {
-        let (key, json) = try await prepared(model)
-        try await mappingUniqueViolation {
-            try await session.rows(reusing: PostgresStoreSQL.save(name, alone: writesAlone), [key.binding, .text(json)], collection: name, key: key)
+        try await followingDrops {
+            let (key, json) = try await prepared(model)
+            try await mappingUniqueViolation {
+                try await session.rows(reusing: PostgresStoreSQL.save(name, alone: writesAlone), [key.binding, .text(json)], collection: name, key: key)
+            }
+            return key
         }
-        return key
     }
 
     /// Replaces the document stored under the model's key.
@@ -196,12 +198,14 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The document stored under `key`, or nil.
     public func get(_ key: some DocumentKeyRepresentable) async throws -> Model? {
-        guard let kind = try await existingKeyKind() else { return nil }
-        let key = try checkedKey(key.documentKey, kind: kind)
-        let rows = try await session.rows(reusing: PostgresStoreSQL.get(name), [key.binding], collection: name, key: key)
-        guard let row = rows.first else { return nil }
-        var cells = row.makeIterator()
-        return try decodeDocument(cells.next(), key: key)
+        try await followingDrops {
+            guard let kind = try await existingKeyKind() else { return nil }
+            let key = try checkedKey(key.documentKey, kind: kind)
+            let rows = try await session.rows(reusing: PostgresStoreSQL.get(name), [key.binding], collection: name, key: key)
+            guard let row = rows.first else { return nil }
+            var cells = row.makeIterator()
+            return try decodeDocument(cells.next(), key: key)
+        }
     }
 
     /// Every document, in key order.
@@ -218,9 +222,27 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The documents a query selects, in its order.
     public func fetch(_ query: DocumentQuery) async throws -> [Model] {
-        var models: [Model] = []
-        try await forEach(query) { models.append($0) }
-        return models
+        try await followingDrops {
+            var models: [Model] = []
+            try await forEach(query) { models.append($0) }
+            return models
+        }
+    }
+
+    /// Runs `body` once more when another session dropped the collection: its
+    /// table was gone while this store's cached catalog still recorded it.
+    /// Read again, the catalog doesn't: a write makes the collection anew and a
+    /// read finds none, as on a file. (A table dropped by another program, its
+    /// catalog row kept, stays ``DocStore/DocStoreError/missingTable(collection:)``;
+    /// inside a transaction the error stands, as the transaction is undone.)
+    func followingDrops<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch DocStoreError.missingTable(let table) where table == name && transaction == nil {
+            try await store.reloadCatalog()
+            if keyKind() != nil { throw DocStoreError.missingTable(collection: name) }
+            return try await body()
+        }
     }
 
     /// The keys of the documents a query selects, in its order.
@@ -234,9 +256,11 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The number of documents a query selects.
     public func count(_ query: DocumentQuery) async throws -> Int {
-        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
-        let rows = try await session.rows(try compiler.count(query), collection: name)
-        return Int(try rows.first?.decode(Int64.self) ?? 0)
+        try await followingDrops {
+            guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
+            let rows = try await session.rows(try compiler.count(query), collection: name)
+            return Int(try rows.first?.decode(Int64.self) ?? 0)
+        }
     }
 
     /// Deletes the documents a query selects; returns how many.

@@ -104,9 +104,10 @@ public enum DocStoreError: Error, Sendable {
     /// A ``DocumentMigrator`` that can't run as registered: two steps with one
     /// name, an empty name, or a target step that isn't registered.
     case invalidMigration(name: String, reason: String)
-    /// The catalog records the collection, but its table is gone (dropped by
-    /// another program): its documents can't be read. ``DocumentStore/check()``
-    /// names it; dropping the collection forgets it.
+    /// The collection's table is gone: another program dropped it while the
+    /// catalog still records the collection (``DocumentStore/check()`` names
+    /// it; dropping the collection forgets it), or another session dropped the
+    /// collection during a transaction of this one. Nothing was changed.
     case missingTable(collection: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
@@ -195,7 +196,7 @@ extension DocStoreError: CustomStringConvertible {
         case let .invalidMigration(name, reason):
             return "migration \(Self.name(name)): \(reason)"
         case let .missingTable(collection):
-            return "collection \(Self.name(collection)) has lost its table (another program dropped it): its documents can't be read and nothing was changed; restore the table from a backup, or forget the collection with .drop \(DocumentKey.commandArgument(collection)) (dropCollection in Swift)"
+            return "collection \(Self.name(collection)) has no table (another session dropped the collection, or another program its table): nothing was changed; if .collections still lists it, its table was lost: restore it from a backup, or forget the collection with .drop \(DocumentKey.commandArgument(collection)) (dropCollection in Swift)"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

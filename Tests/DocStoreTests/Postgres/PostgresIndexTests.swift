@@ -157,5 +157,36 @@ extension PostgresTests {
             await writer.close()
             await indexer.close()
         }
+
+        /// A collection another session dropped is gone for this one too, as
+        /// on a file: reads find none and a write makes it anew (the cached
+        /// catalog still recorded it, so every command failed saying its table
+        /// was lost and to restore it from a backup).
+        @Test func aCollectionAnotherSessionDroppedIsGoneAndMadeAnewByAWrite() async throws {
+            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let (dropper, other) = (try await PostgresDocumentStore(url: url), try await PostgresDocumentStore(url: url))
+            do {
+                try await dropper.collection(named: "p").insert(contentsOf: [["id": 1], ["id": 2]])
+                let p = other.collection(named: "p")
+                #expect(try await p.count() == 2)
+                #expect(try await dropper.dropCollection(named: "p"))
+                #expect(try await p.count() == 0)
+                #expect(try await p.get(1) == nil)
+                #expect(try await p.fetch(DocumentQuery()).isEmpty)
+                try await p.insert(["id": 5])
+                #expect(try await dropper.collection(named: "p").all() == [["id": 5]])
+                #expect(try await dropper.dropCollection(named: "p"))
+                try await p.save(["id": 6])
+                try await p.insert(contentsOf: [["id": 7]])
+                #expect(try await dropper.collection(named: "p").keys(DocumentQuery()) == [.integer(6), .integer(7)])
+            } catch {
+                await dropper.close()
+                await other.close()
+                throw error
+            }
+            await dropper.close()
+            await other.close()
+        }
 }
 }
