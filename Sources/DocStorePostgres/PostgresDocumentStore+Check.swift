@@ -46,7 +46,9 @@ extension PostgresDocumentStore {
             let (name, recorded, keyType) = try row.decode((String, String, String?).self)
             recordedKinds[name] = recorded
             if let only, name != only { continue }
-            if let problem = Self.catalogProblem(name: name, recorded: recorded, keyType: keyType) {
+            // A table another program made in the collection's place (no key, no jsonb body).
+            let documentTable = try await session.rows(PostgresStoreSQL.isDocumentTable, [.text(name)], collection: only).first?.decode(Bool.self) ?? true
+            if let problem = Self.catalogProblem(name: name, recorded: recorded, keyType: keyType, documentTable: documentTable) {
                 result.catalogProblems.append(problem)
                 continue
             }
@@ -148,8 +150,11 @@ extension PostgresDocumentStore {
     }
 
     /// A catalog row that doesn't match its table, as a problem; nil when it does.
-    private static func catalogProblem(name: String, recorded: String, keyType: String?) -> CatalogProblem? {
+    private static func catalogProblem(name: String, recorded: String, keyType: String?, documentTable: Bool) -> CatalogProblem? {
         let table = PostgresStoreSQL.catalogTable
+        if !documentTable {
+            return CatalogProblem(table: table, name: name, problem: BackendSupport.foreignTableProblem(name, tool: "psql"))
+        }
         guard let kind = KeyKind(rawValue: recorded) else {
             return CatalogProblem(table: table, name: name, problem: "unknown key kind \(DocumentKey.quotedForMessages(recorded)) (integer, string or uuid expected)")
         }

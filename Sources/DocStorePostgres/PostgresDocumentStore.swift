@@ -130,6 +130,10 @@ public final class PostgresDocumentStore: Sendable {
             let forgotten = try await transaction.session.rows(PostgresStoreSQL.forgetCollection + " RETURNING name", [.text(name)],
                                                                collection: name)
             guard !forgotten.isEmpty else { return false }
+            guard try await transaction.session.rows(PostgresStoreSQL.isDocumentTable, [.text(name)], collection: name).first?.decode(Bool.self) == true else {
+                throw DocStoreError.invalidQuery(collection: name, field: nil,
+                                                 reason: BackendSupport.foreignTableProblem(name, tool: "psql") + "; nothing was changed")
+            }
             try await transaction.session.rows(PostgresStoreSQL.dropTable(name), [], collection: name)
             try await transaction.session.rows(PostgresStoreSQL.forgetIndexes, [.text(name)], collection: name)
             try await transaction.session.rows(PostgresSearchSQL.forgetIndexes, [.text(name)], collection: name)

@@ -29,6 +29,12 @@ extension Catalog {
     /// so; no `docstore_ix_*` index, and no search index's or field columns'
     /// object, exists that the catalog does not record. Reads names as text whatever their
     /// storage class, so a damaged row is reported, not trapped on.
+    /// Whether the table `name`, which exists, has DocStore's key and body columns.
+    static func isDocumentTable(_ name: String, in db: Database) throws -> Bool {
+        let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name]))
+        return columns.contains("key") && columns.contains("body")
+    }
+
     static func validationProblems(in db: Database) throws -> [CatalogProblem] {
         var problems: [CatalogProblem] = []
         for row in try Row.fetchAll(db, sql: """
@@ -48,6 +54,10 @@ extension Catalog {
                     problems.append(CatalogProblem(table: collectionsTable, name: name,
                                                    problem: "the collection's table is missing; drop the collection (.drop) to forget it"))
                 }
+            }
+            if row[2] as Int64? == 1, try !isDocumentTable(name, in: db) {
+                problems.append(CatalogProblem(table: collectionsTable, name: name, problem: BackendSupport.foreignTableProblem(name, tool: "sqlite3")))
+                continue
             }
             if let kind = KeyKind(rawValue: row[1] ?? "") {
                 // The table says which keys it was made for: a row changed to

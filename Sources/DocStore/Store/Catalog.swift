@@ -158,6 +158,10 @@ enum Catalog {
     }
 
     static func dropCollection(named name: String, in db: Database) throws {
+        let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name]) == true
+        if exists, try !isDocumentTable(name, in: db) {
+            throw DocStoreError.invalidQuery(collection: name, field: nil, reason: BackendSupport.foreignTableProblem(name, tool: "sqlite3") + "; nothing was changed")
+        }
         for index in try searchIndexes(of: name, in: db) {
             try dropSearchIndex(index, in: db)
         }

@@ -54,6 +54,38 @@ struct MissingTableTests {
     }
 }
 
+/// A table another program made in a collection's place (the collection's own
+/// dropped, one of other columns created under its name): `.check` names it
+/// and checks the rest (on a file it stopped at "no such column: key"), and
+/// `.drop` refuses rather than destroy that program's rows (it dropped them).
+struct ForeignTableChecks {
+    static func expectRefusal(store: String, rowsLeft: () throws -> String) throws {
+        let check = try runProcess(try docstoreBinary(), [store, "-c", ".check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains(#"the table "b" is not a collection's (it has no key and body columns)"#), "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("no damaged documents in a"), "the others are checked: \(check.stdout)\(check.stderr)")
+        let drop = try runProcess(try docstoreBinary(), [store, "-c", ".drop b"])
+        #expect(drop.status == 1)
+        #expect(drop.stderr.contains("dropping the collection would destroy them, so .drop refuses"), "\(drop.stderr)")
+        #expect(try rowsLeft() == "1", "the other program's row is still there")
+    }
+}
+
+extension MissingTableTests {
+    @Test func aFileRefusesToDropAnotherProgramsTable() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        try runProcess(try docstoreBinary(), [path] + Self.setUp.flatMap { ["-c", $0] }).expectSuccess()
+        let tool = try DatabaseQueue(path: path)
+        try tool.write { db in try db.execute(sql: "DROP TABLE b; CREATE TABLE b (x INTEGER); INSERT INTO b VALUES (1)") }
+        try ForeignTableChecks.expectRefusal(store: path) {
+            "\(try tool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM b") ?? 0 })"
+        }
+        try tool.close()
+    }
+}
+
 extension PostgresREPLTests {
     @Suite("Fault: a collection's table dropped by another program, on PostgreSQL")
     struct MissingTableOnPostgresTests {
@@ -62,6 +94,16 @@ extension PostgresREPLTests {
             try runProcess(try docstoreBinary(), [url] + MissingTableTests.setUp.flatMap { ["-c", $0] }).expectSuccess()
             try PostgresREPLServer.psql("DROP TABLE b", databaseURL: url)
             try MissingTableTests.expectListingAndErrors(store: url)
+        }
+
+        @Test func postgresRefusesToDropAnotherProgramsTable() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), [url] + MissingTableTests.setUp.flatMap { ["-c", $0] }).expectSuccess()
+            try PostgresREPLServer.psql("DROP TABLE b; CREATE TABLE b (x int); INSERT INTO b VALUES (1);", databaseURL: url)
+            try ForeignTableChecks.expectRefusal(store: url) {
+                try PostgresREPLServer.psql("SELECT count(*) FROM b", databaseURL: url)
+                    .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { Int($0) != nil } ?? ""
+            }
         }
     }
 }

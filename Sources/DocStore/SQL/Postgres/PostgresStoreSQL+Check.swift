@@ -48,6 +48,15 @@ extension PostgresStoreSQL {
     /// Whether a table of the name `$1` exists (as an unqualified name would find it).
     public static let tableExists = "SELECT to_regclass(quote_ident($1)) IS NOT NULL"
 
+    /// Whether the table `$1`, when there is one, has a key and a jsonb body:
+    /// one another program made in a collection's place has not.
+    public static let isDocumentTable = """
+        SELECT to_regclass(quote_ident($1)) IS NULL OR (
+            EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attname = 'key' AND NOT a.attisdropped)
+            AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attname = 'body'
+                        AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped))
+        """
+
     /// The table's key column type a collection of `kind` keys is made with.
     public static func keyColumnType(_ kind: KeyKind) -> String {
         kind == .integer ? "bigint" : "text"
