@@ -175,6 +175,42 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         }
     }
 
+    /// Saves documents in one transaction: all of them, or none when one fails.
+    /// They are written in key order, so two batches that share documents
+    /// (saved from two connections in opposite orders, say) wait for each
+    /// other instead of deadlocking; a later document of the same key wins.
+    @discardableResult
+    public func save(contentsOf models: [Model]) async throws -> [DocumentKey] {
+        guard transaction == nil else { return try await saveEach(models) }
+        return try await followingDrops { try await store.ownTransaction { try await within($0).saveEach(models) } }
+    }
+
+    private func saveEach(_ models: [Model]) async throws -> [DocumentKey] {
+        var documents: [(key: DocumentKey, json: String)] = []
+        documents.reserveCapacity(models.count)
+        for model in models { documents.append(try await prepared(model)) }
+        // Any one order serves, as long as every batch takes it; stable, so a
+        // key given twice is written in the order given.
+        let order = documents.indices.sorted { Self.lockOrder(documents[$0].key, documents[$1].key) }
+        for index in order {
+            let (key, json) = documents[index]
+            try await mappingUniqueViolation {
+                try await session.rows(reusing: PostgresStoreSQL.save(name, alone: false), [key.binding, .text(json)], collection: name, key: key)
+            }
+        }
+        return documents.map(\.key)
+    }
+
+    /// Whether `a` is written before `b` by a batch: integers by value, others by their text.
+    private static func lockOrder(_ a: DocumentKey, _ b: DocumentKey) -> Bool {
+        switch (a, b) {
+        case let (.integer(x), .integer(y)): x < y
+        case (.integer, _): true
+        case (_, .integer): false
+        default: a.description.utf8.lexicographicallyPrecedes(b.description.utf8)
+        }
+    }
+
     /// Replaces the document stored under the model's key.
     ///
     /// - Throws: ``DocStore/DocStoreError/documentNotFound(collection:key:)`` when there is none.

@@ -96,15 +96,11 @@ final class PostgresBackend: REPLBackend {
 
     func save(_ name: String, _ documents: [JSONValue]) throws {
         let store = store
-        try Self.wait {
-            try await store.transaction { transaction in
-                // As on a file store, a document without an "id" can't be saved: a
-                // key generated here would replace whatever another writer stored
-                // under it meanwhile.
-                let target = transaction.collection(named: name)
-                for document in documents { try await target.save(document) }
-            }
-        }
+        // As on a file store, a document without an "id" can't be saved: a key
+        // generated here would replace whatever another writer stored under it
+        // meanwhile. One transaction, in key order (two shells' batches
+        // deadlocked), run again after a deadlock.
+        try Self.wait { _ = try await store.collection(named: name).save(contentsOf: documents) }
     }
 
     func delete(_ name: String, _ key: DocumentKey) throws -> Bool {
