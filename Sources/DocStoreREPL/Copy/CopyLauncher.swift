@@ -45,7 +45,7 @@ public enum CopyLauncher {
             }
             if salvage {
                 errors.write(report.losses.isEmpty ? "salvage: everything was read; nothing was lost\n"
-                                                   : "salvage: NOT copied, because the source's pages are damaged:\n" + report.losses.map { "  \($0)\n" }.joined())
+                                                   : "salvage: NOT copied, because the source could not give it (damaged pages, a lost table):\n" + report.losses.map { "  \($0)\n" }.joined())
             }
             return report.unrecorded.isEmpty ? 0 : 1
         } catch {

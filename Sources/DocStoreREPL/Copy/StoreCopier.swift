@@ -69,7 +69,14 @@ struct StoreCopier {
         var report = Report()
         report.unrecorded = (try? source.unrecordedTables()) ?? []
         for info in collections {
-            let checksum = try copyCollection(info, done: report.documents, progress: &progress, losses: &report.losses)
+            let checksum: DocumentChecksum
+            do {
+                checksum = try copyCollection(info, done: report.documents, progress: &progress, losses: &report.losses)
+            } catch DocStoreError.missingTable where salvage {
+                // One collection whose table is gone stops nothing else from being saved.
+                report.losses.append("collection \(DocumentKey.commandArgument(info.name)): its table is missing from the source; nothing of it was copied")
+                continue
+            }
             report.documents += checksum.count
             report.lines.append("\(info.name): \(checksum)")
             report.copied.append(info.name)

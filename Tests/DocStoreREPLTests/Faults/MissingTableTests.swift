@@ -72,6 +72,23 @@ struct ForeignTableChecks {
 }
 
 extension MissingTableTests {
+    /// A salvage copies every other collection and names the one whose table
+    /// is gone (it copied nothing and exited 1).
+    @Test func aSalvageCopiesTheOthersAndNamesTheCollectionWithoutATable() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path, copy = directory.appendingPathComponent("copy.db").path
+        try runProcess(try docstoreBinary(), [path] + Self.setUp.flatMap { ["-c", $0] }).expectSuccess()
+        let tool = try DatabaseQueue(path: path)
+        try tool.write { db in try db.execute(sql: "DROP TABLE b") }
+        try tool.close()
+        let salvage = try runProcess(try docstoreBinary(), ["copy", "--salvage", path, copy])
+        #expect(salvage.status == 0, "\(salvage.stderr)")
+        #expect(salvage.stderr.contains("collection b: its table is missing from the source; nothing of it was copied"), "\(salvage.stderr)")
+        let listing = try runProcess(try docstoreBinary(), [copy, "-c", ".collections"])
+        #expect(listing.stdout.split(separator: "\n").map { String($0.prefix(1)) } == ["a", "c"], "\(listing.stdout)")
+    }
+
     @Test func aFileRefusesToDropAnotherProgramsTable() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
