@@ -135,7 +135,7 @@ extension PostgresCollection {
             throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
         }
         if let id = members["id"] {
-            throw DocStoreError.missingKey(collection: name, reason: "its \"id\" is \(id.typeName), not an integer or a string")
+            throw DocStoreError.missingKey(collection: name, reason: BackendSupport.unusableIdReason(id))
         }
     }
 

@@ -249,3 +249,14 @@ extension BackendSupport {
         "the table \(DocumentKey.quoted(name)) is not a collection's (it has no key and body columns): another program made it in the collection's place; its rows are not documents, and dropping the collection would destroy them, so .drop refuses: rename or drop that table with \(tool), then .drop \(DocumentKey.commandArgument(name)) forgets the collection"
     }
 }
+
+extension BackendSupport {
+    /// Why a document's `"id"` can't be its key: not an integer or a string,
+    /// or an integer past a key's 64 bits (which `typeName` also calls "integer").
+    public static func unusableIdReason(_ id: JSONValue) -> String {
+        if case .exactNumber(let number) = id, number.isIntegral {
+            return "its \"id\" \(number.text) is past the range of an integer key (64-bit, as Int64)"
+        }
+        return "its \"id\" is \(id.typeName), not an integer or a string"
+    }
+}

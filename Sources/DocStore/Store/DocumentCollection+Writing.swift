@@ -388,7 +388,7 @@ extension DocumentCollection {
                 throw DocStoreError.missingKey(collection: name, reason: "a document must be a JSON object")
             }
             if let id = members["id"] {
-                throw DocStoreError.missingKey(collection: name, reason: "its \"id\" is \(id.typeName), not an integer or a string")
+                throw DocStoreError.missingKey(collection: name, reason: BackendSupport.unusableIdReason(id))
             }
         }
         guard info.keyKind == .integer else {

@@ -497,6 +497,10 @@ extension DocumentStore {
                                 message: error.message ?? "\(error)", collection: collection, path: path)
         } catch let error as SQLiteFailure {
             throw DocStoreError(sqliteCode: error.code, message: error.message, collection: collection, path: path)
+        } catch DocStoreError.database(let message, nil) where collection != nil {
+            // Mapped by an inner access that didn't know the collection (a read
+            // transaction's): its own table missing is said as such.
+            throw DocStoreError(sqliteCode: 1, message: message, collection: collection, path: path)
         }
     }
 }

@@ -47,6 +47,10 @@ struct MissingTableTests {
         #expect(lines.contains { $0.hasPrefix("b ") && $0.contains("its table is missing: can't be counted (.check b)") }, "\(listing.stdout)")
         #expect(lines.contains { $0.hasPrefix("c ") && $0.contains("(1 document, key: integer") }, "\(listing.stdout)")
 
+        let exported = FileManager.default.temporaryDirectory.appendingPathComponent("b-\(UUID().uuidString).ndjson").path
+        let export = try runProcess(try docstoreBinary(), [store, "-c", ".export b \(exported)"])
+        #expect(export.status == 1 && export.stderr.contains(#"collection "b" has no table"#), "\(export.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: exported))
         let count = try runProcess(try docstoreBinary(), [store, "-c", "b.count()"])
         #expect(count.status == 1)
         #expect(count.stderr.contains(#"collection "b" has no table (another session dropped the collection, or another program its table)"#), "\(count.stderr)")

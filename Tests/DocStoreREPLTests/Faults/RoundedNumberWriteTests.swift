@@ -21,6 +21,9 @@ struct RoundedNumberWriteTests {
         #expect(refused.stderr.contains("this command would change them, so it is refused"), "\(refused.stderr)")
         let count = try runProcess(try docstoreBinary(), [path, "-c", "big.count()"])
         #expect(count.stdout == "2\n")
+        // An "id" past a key's range says so (it said "is integer, not an integer or a string").
+        let key = try runProcess(try docstoreBinary(), [path, "-c", #"big.insert({"id": 99999999999999999999})"#])
+        #expect(key.stderr.contains(#"its "id" 99999999999999999999 is past the range of an integer key (64-bit, as Int64)"#), "\(key.stderr)")
     }
 }
 
