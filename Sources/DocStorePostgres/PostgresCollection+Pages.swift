@@ -54,4 +54,15 @@ extension PostgresCollection {
     public func createIfMissing(keyKind kind: KeyKind) async throws -> KeyKind {
         try await ensureCollection(kind: kind)
     }
+
+    /// In a transaction, holds off every other writer of the collection until
+    /// it ends (readers go on): a copy into it then reads back, to verify,
+    /// exactly what it wrote, not also what others wrote meanwhile (a copy
+    /// into a collection other processes wrote to failed every time).
+    @_spi(Backends) public func holdOffOtherWriters() async throws {
+        guard let transaction else {
+            throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "holding off other writers needs a transaction")
+        }
+        try await transaction.session.rows(PostgresStoreSQL.lockForRewrite(name), [], collection: name)
+    }
 }

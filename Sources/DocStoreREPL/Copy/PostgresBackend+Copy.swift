@@ -116,7 +116,12 @@ struct PostgresCollectionWriter: CollectionWriter {
 
     func create(keyKind: KeyKind) throws -> KeyKind {
         let collection = collection
-        return try run { try await $0.collection(named: collection).createIfMissing(keyKind: keyKind) }
+        return try run { transaction in
+            let target = transaction.collection(named: collection)
+            let kind = try await target.createIfMissing(keyKind: keyKind)
+            try await target.holdOffOtherWriters()
+            return kind
+        }
     }
 
     func deleteAll() throws -> Int {

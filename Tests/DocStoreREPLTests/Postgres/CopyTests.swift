@@ -157,6 +157,40 @@ extension PostgresREPLTests {
             #expect(fromServer.stderr.contains("NOT copied: lost,"), "\(fromServer.stderr)")
         }
 
+        /// A copy into a collection another process keeps writing to: the copy
+        /// holds that writer off until it commits, and verifies what it wrote
+        /// (it failed every time, its read-back counting the other's documents);
+        /// the writer's documents all land after it.
+        @Test(.timeLimit(.minutes(1))) func aCopyIntoACollectionOthersWriteToSucceeds() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("source.sqlite").path
+            let store = try DocumentStore(path: source)
+            try store.collection(named: "notes").insert(contentsOf: (1...3000).map { ["id": .integer(Int64($0)), "text": .string("note \($0)")] })
+            try store.close()
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            try runProcess(try docstoreBinary(), [url, "-c", #"notes.insert({"id": 0})"#]).expectSuccess()
+
+            let script = directory.appendingPathComponent("writes.txt")
+            try (1...1500).map { #"notes.insert({"id": \#(100_000 + $0)})"# }.joined(separator: "\n").write(to: script, atomically: true, encoding: .utf8)
+            let writer = Process()
+            writer.executableURL = try docstoreBinary()
+            writer.arguments = [url]
+            writer.standardInput = try FileHandle(forReadingFrom: script)
+            writer.standardOutput = FileHandle.nullDevice
+            writer.standardError = FileHandle.nullDevice
+            try writer.run()
+            defer { if writer.isRunning { writer.terminate() }; writer.waitUntilExit() }
+            Thread.sleep(forTimeInterval: 0.3)
+
+            let copied = try runProcess(try docstoreBinary(), ["copy", source, url, "--replace"])
+            #expect(copied.status == 0, "\(copied.stderr)")
+            writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0)
+            let count = try runProcess(try docstoreBinary(), [url, "-c", "notes.filter { $0.id <= 3000 }.count()"])
+            #expect(count.stdout == "3000\n", "\(count.stdout)\(count.stderr)")
+        }
+
         /// A document PostgreSQL refuses (a NUL in a string) half-way through a
         /// collection: the copy stops naming the collection, key and path, and
         /// the destination's collection is as it was, with none of its documents.
