@@ -179,13 +179,12 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// They are written in key order, so two batches that share documents
     /// (saved from two connections in opposite orders, say) wait for each
     /// other instead of deadlocking; a later document of the same key wins.
-    @discardableResult
-    public func save(contentsOf models: [Model]) async throws -> [DocumentKey] {
+    public func save(contentsOf models: [Model]) async throws {
         guard transaction == nil else { return try await saveEach(models) }
-        return try await followingDrops { try await store.ownTransaction { try await within($0).saveEach(models) } }
+        try await followingDrops { try await store.ownTransaction { try await within($0).saveEach(models) } }
     }
 
-    private func saveEach(_ models: [Model]) async throws -> [DocumentKey] {
+    private func saveEach(_ models: [Model]) async throws {
         var documents: [(key: DocumentKey, json: String)] = []
         documents.reserveCapacity(models.count)
         for model in models { documents.append(try await prepared(model)) }
@@ -198,7 +197,6 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
                 try await session.rows(reusing: PostgresStoreSQL.save(name, alone: false), [key.binding, .text(json)], collection: name, key: key)
             }
         }
-        return documents.map(\.key)
     }
 
     /// Whether `a` is written before `b` by a batch: integers by value, others by their text.

@@ -40,6 +40,19 @@ extension DocumentCollection {
         }
     }
 
+    /// Saves documents (each inserted, or replacing the one stored under its
+    /// key) in one transaction: all of them, or none if one fails; a later
+    /// document of the same key wins.
+    public func save<Models: Sequence>(contentsOf models: Models) throws where Models.Element == Model {
+        try access {
+            try store.writeAccess { db in
+                try store.withinTransaction(db) {
+                    for model in models { try save(model) }
+                }
+            }
+        }
+    }
+
     /// Inserts the document, or replaces the one stored under the same key.
     ///
     /// - Throws: ``DocStoreError/missingKey(collection:reason:)`` for models without

@@ -100,7 +100,7 @@ final class PostgresBackend: REPLBackend {
         // generated here would replace whatever another writer stored under it
         // meanwhile. One transaction, in key order (two shells' batches
         // deadlocked), run again after a deadlock.
-        try Self.wait { _ = try await store.collection(named: name).save(contentsOf: documents) }
+        try Self.wait { try await store.collection(named: name).save(contentsOf: documents) }
     }
 
     func delete(_ name: String, _ key: DocumentKey) throws -> Bool {

@@ -92,6 +92,10 @@ struct BackendCollection<Model: Codable & Sendable>: Sendable {
         try await run({ try $0.insert(contentsOf: models) }, { try await $0.insert(contentsOf: models) })
     }
 
+    func save(contentsOf models: [Model]) async throws {
+        try await run({ try $0.save(contentsOf: models) }, { try await $0.save(contentsOf: models) })
+    }
+
     func get(_ key: some DocumentKeyRepresentable & Sendable) async throws -> Model? {
         try await run({ try $0.get(key) }, { try await $0.get(key) })
     }
