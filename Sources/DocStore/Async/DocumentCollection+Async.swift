@@ -107,6 +107,12 @@ extension DocumentCollection where Model: SendableMetatype {
         try await store.executor.run(.write) { try self.save(model.value) }
     }
 
+    /// Saves documents in one transaction: all of them, or none.
+    public func save<Models: Sequence>(contentsOf models: sending Models) async throws where Models.Element == Model {
+        let models = Unchecked(Array(models))
+        try await store.executor.run(.write) { try self.save(contentsOf: models.value) }
+    }
+
     /// Reads, changes and writes back one document atomically; returns the new value.
     @discardableResult
     public func update(

@@ -22,4 +22,11 @@ struct BatchSaveTests {
             #expect(try await teams.count(DocumentQuery()) == 3)
         }
     }
+
+    /// The async form on a file, off the caller's thread, as the other async writes.
+    @Test func theAsyncFormOnAFileSavesTheBatch() async throws {
+        let teams = try DocumentStore.inMemory().collection(named: "teams")
+        try await teams.save(contentsOf: [["id": 1, "name": "Red"], ["id": 1, "name": "Navy"]])
+        #expect(try await teams.all() == [["id": 1, "name": "Navy"]])
+    }
 }
