@@ -246,7 +246,7 @@ extension BackendSupport {
     /// made a table of that name, without a key and a body, in its place
     /// (`tool`: what the user renames or drops it with).
     public static func foreignTableProblem(_ name: String, tool: String) -> String {
-        "the table \(DocumentKey.quoted(name)) is not a collection's (it has no key and body columns): another program made it in the collection's place; its rows are not documents, and dropping the collection would destroy them, so .drop refuses: rename or drop that table with \(tool), then .drop \(DocumentKey.commandArgument(name)) forgets the collection"
+        "the table \(DocumentKey.quoted(name)) is not a collection's (not a key and a body column alone, as DocStore makes them): another program made it in the collection's place; its rows are not documents, and dropping the collection would destroy them, so .drop refuses: rename or drop that table with \(tool), then .drop \(DocumentKey.commandArgument(name)) forgets the collection"
     }
 }
 

@@ -52,11 +52,16 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// the whole store's check lists them with the catalog's problems.
     public var orphanProblem: String?
 
+    /// Why the collection's table can't be checked (another program's table in
+    /// its place), or nil. Set by ``DocumentStore/check(collection:)``; the whole
+    /// store's check lists it with the catalog's problems.
+    public var tableProblem: String?
+
     /// Whether nothing is wrong with the collection's documents, its field
     /// columns, its search indexes or its pages.
     public var isHealthy: Bool {
         damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil && searchIndexProblem == nil
-            && orphanProblem == nil
+            && orphanProblem == nil && tableProblem == nil
     }
 
     /// Whether ``DocumentStore/repair(collection:)`` has something to do.
@@ -88,6 +93,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         if isHealthy { return "no damaged documents in \(collection) (\(Self.plural(documentCount, "document")) checked)" }
+        if let tableProblem { return "\(DocumentKey.quoted(collection)): not checked: \(tableProblem)" }
         // Duplicate member names only where they can be (jsonb keeps one of each).
         var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, \(damaged.count) damaged"
             + (duplicateMembers.isEmpty ? "" : ", \(duplicateMembers.count) with duplicate member names")]

@@ -69,6 +69,12 @@ extension DocumentStore {
                         return CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
                                                quarantineCollection: Self.quarantineName(for: name))
                     }
+                    if try db.tableExists(name), try !Catalog.isDocumentTable(name, in: db) {
+                        var report = CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
+                                                     quarantineCollection: Self.quarantineName(for: name))
+                        report.tableProblem = BackendSupport.foreignTableProblem(name, tool: "sqlite3")
+                        return report
+                    }
                     var checked = try checkDocuments(of: info, in: db, checkPages: true)
                     let orphans = try Catalog.orphanObjects(in: db, collection: name)
                     if !orphans.isEmpty { checked.orphanProblem = orphans.map(\.problem).joined(separator: "; ") }

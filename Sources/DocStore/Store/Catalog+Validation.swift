@@ -29,10 +29,13 @@ extension Catalog {
     /// so; no `docstore_ix_*` index, and no search index's or field columns'
     /// object, exists that the catalog does not record. Reads names as text whatever their
     /// storage class, so a damaged row is reported, not trapped on.
-    /// Whether the table `name`, which exists, has DocStore's key and body columns.
+    /// Whether the table `name`, which exists, is shaped as DocStore makes a
+    /// collection's: a key and a TEXT body, nothing else (a table with more
+    /// columns holds more than documents, and dropping it would lose them).
     static func isDocumentTable(_ name: String, in db: Database) throws -> Bool {
-        let columns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [name]))
-        return columns.contains("key") && columns.contains("body")
+        let columns = try Row.fetchAll(db, sql: "SELECT name, upper(type) FROM pragma_table_info(?)", arguments: [name])
+        let types = Dictionary(columns.map { (($0[0] as String?) ?? "", ($0[1] as String?) ?? "") }, uniquingKeysWith: { first, _ in first })
+        return types.count == 2 && types["key"] != nil && types["body"] == "TEXT"
     }
 
     static func validationProblems(in db: Database) throws -> [CatalogProblem] {

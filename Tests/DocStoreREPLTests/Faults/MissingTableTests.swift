@@ -66,7 +66,9 @@ struct ForeignTableChecks {
     static func expectRefusal(store: String, rowsLeft: () throws -> String) throws {
         let check = try runProcess(try docstoreBinary(), [store, "-c", ".check"])
         #expect(check.status == 1)
-        #expect(check.stdout.contains(#"the table "b" is not a collection's (it has no key and body columns)"#), "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains(#"the table "b" is not a collection's (not a key and a body column alone"#), "\(check.stdout)\(check.stderr)")
+        let own = try runProcess(try docstoreBinary(), [store, "-c", ".check b"])
+        #expect(own.status == 1 && own.stdout.contains(#"the table "b" is not a collection's"#), "\(own.stdout)\(own.stderr)")
         #expect(check.stdout.contains("no damaged documents in a"), "the others are checked: \(check.stdout)\(check.stderr)")
         let drop = try runProcess(try docstoreBinary(), [store, "-c", ".drop b"])
         #expect(drop.status == 1)
@@ -99,7 +101,8 @@ extension MissingTableTests {
         let path = directory.appendingPathComponent("s.db").path
         try runProcess(try docstoreBinary(), [path] + Self.setUp.flatMap { ["-c", $0] }).expectSuccess()
         let tool = try DatabaseQueue(path: path)
-        try tool.write { db in try db.execute(sql: "DROP TABLE b; CREATE TABLE b (x INTEGER); INSERT INTO b VALUES (1)") }
+        // Even with a key and a body: its other column is not DocStore's.
+        try tool.write { db in try db.execute(sql: "DROP TABLE b; CREATE TABLE b (key INTEGER PRIMARY KEY, body TEXT, extra TEXT); INSERT INTO b VALUES (1, '{}', 'important')") }
         try ForeignTableChecks.expectRefusal(store: path) {
             "\(try tool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM b") ?? 0 })"
         }
@@ -125,6 +128,14 @@ extension PostgresREPLTests {
                 try PostgresREPLServer.psql("SELECT count(*) FROM b", databaseURL: url)
                     .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { Int($0) != nil } ?? ""
             }
+            // Opening the store left that table alone: DocStore's live-query
+            // triggers on it broke its every write ("column key does not exist").
+            try PostgresREPLServer.psql("INSERT INTO b VALUES (2); UPDATE b SET x = 3 WHERE x = 2; DELETE FROM b WHERE x = 3;", databaseURL: url)
+            // A view in a collection's place: the store opens (adding triggers
+            // to it failed, and so did every open), and .check names it.
+            try PostgresREPLServer.psql("DROP TABLE c; CREATE VIEW c AS SELECT 1 AS key, '{}'::jsonb AS body;", databaseURL: url)
+            let check = try runProcess(try docstoreBinary(), [url, "-c", ".check"])
+            #expect(check.stdout.contains(#"the table "c" is not a collection's"#), "\(check.stdout)\(check.stderr)")
         }
     }
 }

@@ -3,9 +3,12 @@
 extension PostgresStoreSQL {
     /// Each catalog row with its table's key column type (`bigint`, `text`;
     /// NULL when the table is missing).
+    /// (Not another program's table in the collection's place: its key column
+    /// says nothing of the collection, and a mismatch made the store unopenable.)
     public static let catalogWithTables = """
-        SELECT c.name, c.key_kind, (SELECT format_type(a.atttypid, NULL) FROM pg_attribute a
-            WHERE a.attrelid = to_regclass(quote_ident(c.name)) AND a.attname = 'key' AND NOT a.attisdropped)
+        SELECT c.name, c.key_kind, CASE WHEN \(documentTableTest("to_regclass(quote_ident(c.name))")) THEN
+            (SELECT format_type(a.atttypid, NULL) FROM pg_attribute a
+             WHERE a.attrelid = to_regclass(quote_ident(c.name)) AND a.attname = 'key' AND NOT a.attisdropped) END
         FROM \(catalogTable) c ORDER BY c.name
         """
 
@@ -48,14 +51,21 @@ extension PostgresStoreSQL {
     /// Whether a table of the name `$1` exists (as an unqualified name would find it).
     public static let tableExists = "SELECT to_regclass(quote_ident($1)) IS NOT NULL"
 
-    /// Whether the table `$1`, when there is one, has a key and a jsonb body:
-    /// one another program made in a collection's place has not.
-    public static let isDocumentTable = """
-        SELECT to_regclass(quote_ident($1)) IS NULL OR (
-            EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attname = 'key' AND NOT a.attisdropped)
-            AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = to_regclass(quote_ident($1)) AND a.attname = 'body'
-                        AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped))
-        """
+    /// Whether the table `$1`, when there is one, is shaped as DocStore makes
+    /// a collection's: one another program made in its place is not.
+    public static let isDocumentTable = "SELECT to_regclass(quote_ident($1)) IS NULL OR " + documentTableTest("to_regclass(quote_ident($1))")
+
+    /// Whether the relation `relation` (a regclass expression) is an ordinary
+    /// table with a key and a jsonb body and no other column: not a view, not
+    /// another program's table (triggers added to one broke its writes, and
+    /// dropping one with more columns lost them).
+    static func documentTableTest(_ relation: String) -> String {
+        "(coalesce((SELECT r.relkind = 'r' FROM pg_class r WHERE r.oid = \(relation)), false)"
+            + " AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = \(relation) AND a.attname = 'key' AND NOT a.attisdropped)"
+            + " AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = \(relation) AND a.attname = 'body' AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped)"
+            + " AND NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped"
+            + " AND a.attname NOT IN ('key', 'body')))"
+    }
 
     /// The table's key column type a collection of `kind` keys is made with.
     public static func keyColumnType(_ kind: KeyKind) -> String {

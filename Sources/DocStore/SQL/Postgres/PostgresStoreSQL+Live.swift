@@ -59,7 +59,7 @@ extension PostgresStoreSQL {
     /// before live queries existed, or by a process that skipped them).
     public static let collectionsWithoutLiveTriggers = """
         SELECT c.name FROM \(catalogTable) c \
-        WHERE to_regclass(quote_ident(c.name)) IS NOT NULL AND (\
+        WHERE to_regclass(quote_ident(c.name)) IS NOT NULL AND \(documentTableTest("to_regclass(quote_ident(c.name))")) AND (\
         SELECT count(*) FROM pg_trigger t WHERE t.tgrelid = to_regclass(quote_ident(c.name)) AND t.tgname IN \
         ('docstore_notify_insert', 'docstore_notify_update', 'docstore_notify_delete', 'docstore_notify_truncate')) < 4 \
         ORDER BY c.name
