@@ -126,8 +126,8 @@ extension CommandParser {
             }
         case .array, .object:
             throw REPLSyntaxError("compare with a single value; for arrays use .contains(…) or .in([…])", at: valueToken.location)
-        case .exactNumber(let number):
-            roundedComparisons.append((number, valueToken.location))
+        case .exactNumber:
+            noteRounded([value], at: valueToken.location)
             return .compare(path, op, value)
         default:
             return .compare(path, op, value)
@@ -174,19 +174,24 @@ extension CommandParser {
             return .matches(path, text)
         case "arrayContains":
             try expect(.leftParen)
+            let valueToken = current
             let value = try literal()
+            noteRounded([value], at: valueToken.location)
             try expect(.rightParen)
             return .arrayContains(path, value)
         case "contains":
             try expect(.leftParen)
             let valueToken = current
             let value = try literal()
+            noteRounded([value], at: valueToken.location)
             let caseInsensitive = try caseInsensitiveOption()
             try expect(.rightParen)
             return try contains(value, in: path, caseInsensitive: caseInsensitive, at: valueToken)
         case "in":
             try expect(.leftParen)
+            let listToken = current
             let condition = try inArgument(path)
+            if case .isIn(_, let values) = condition { noteRounded(values, at: listToken.location) }
             try expect(.rightParen)
             return condition
         case "any", "all":

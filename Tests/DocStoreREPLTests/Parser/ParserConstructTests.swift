@@ -189,9 +189,17 @@ struct ParserConstructTests {
         #expect(parseError("players.filter { $0.a >= 99999999999999999998 }.update { $0.b = 1 }") != nil)
         let read = try CommandParser.parse("players.filter { $0.a == 99999999999999999998 }.count()", schema: sampleSchema)
         #expect(read.warnings.map(\.message).contains { $0.contains("documents holding other numbers that round to it match too") })
-        // Setting such a number, or comparing with one a Double holds, is no matter.
+        // Setting such a number, or comparing with one a Double holds exactly
+        // (2^63, 1e20 written out, 1e23's Double), is no matter.
         #expect(parseError("players.filter { $0.id == 2 }.update { $0.a = 99999999999999999998 }") == nil)
         #expect(parseError("players.filter { $0.a == 9223372036854775807 }.delete()") == nil)
+        #expect(parseError("players.filter { $0.a == 9223372036854775808 }.delete()") == nil)
+        #expect(parseError("players.filter { $0.a == 100000000000000000000 }.delete()") == nil)
+        #expect(parseError("players.filter { $0.a == -99999999999999991611392 }.delete()") == nil)
+        // Lists, contains and arrayContains compare too (they deleted through the rounding).
+        #expect(parseError("players.filter { $0.a.in([1, 99999999999999999998]) }.delete()")?.message.contains("so it is refused") == true)
+        #expect(parseError("players.filter { $0.tags.contains(99999999999999999998) }.delete()")?.message.contains("so it is refused") == true)
+        #expect(parseError("players.filter { $0.tags.arrayContains(99999999999999999998) }.update { $0.b = 1 }")?.message.contains("so it is refused") == true)
 
         struct ExactSchema: SchemaProvider {
             func collectionNames() -> [String] { ["players"] }
