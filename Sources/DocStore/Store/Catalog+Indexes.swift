@@ -41,14 +41,22 @@ extension Catalog {
     /// `name` column that start with `prefix` (1 when the table doesn't exist).
     /// `exhausted` says what to do when the numbers run out.
     static func nextName(_ prefix: String, after table: String, in db: Database, exhausted: String) throws -> String {
-        guard try db.tableExists(table) else { return prefix + "1" }
         var highest = 0
-        for row in try Row.fetchAll(db, sql: "SELECT name FROM \(table)") {
-            let value = CatalogValue(row, 0, table: table, rowName: CatalogValue.rowName(row), db: db)
-            let name = try value.text()
-            guard name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)) else { continue }
-            guard number < Int.max else { throw value.damaged(exhausted) }
-            highest = max(highest, number)
+        if try db.tableExists(table) {
+            for row in try Row.fetchAll(db, sql: "SELECT name FROM \(table)") {
+                let value = CatalogValue(row, 0, table: table, rowName: CatalogValue.rowName(row), db: db)
+                let name = try value.text()
+                guard name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)) else { continue }
+                guard number < Int.max else { throw value.damaged(exhausted) }
+                highest = max(highest, number)
+            }
+        }
+        // Past the objects the catalog lost too: `CREATE … IF NOT EXISTS` kept a
+        // stray unique index of the same name, which went on refusing values
+        // while the catalog called the new index not unique.
+        for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE substr(name, 1, length(?)) = ?", arguments: [prefix, prefix]) {
+            let suffix = name.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
+            if let number = Int(suffix), number < Int.max { highest = max(highest, number) }
         }
         return prefix + String(highest + 1)
     }

@@ -241,4 +241,20 @@ struct CheckAndRepairTests {
         #expect(qa.hasPrefix("éééé") && qa.hasSuffix("_damaged"), "\(qa)")
         #expect(DocumentStore.quarantineName(for: a, maximumBytes: 63) == qa, "the same name each time")
     }
+
+    /// An index whose catalog row another tool deleted keeps its name: a new
+    /// index takes the next one (it took the same, and `CREATE INDEX IF NOT
+    /// EXISTS` kept the old unique index, refusing values while the catalog
+    /// called the new index not unique); check names the stray one.
+    @Test func aNewIndexNeverTakesTheNameOfOneTheCatalogLost() throws {
+        let store = try DocumentStore.inMemory()
+        let teams = store.collection(named: "teams")
+        try teams.insert(contentsOf: [["id": 1, "name": "Red"]])
+        let lost = try teams.createIndex(on: [FieldPath("name")], unique: true)
+        try store.databaseWriter.write { db in try db.execute(sql: "DELETE FROM docstore_indexes") }
+        let made = try teams.createIndex(on: [FieldPath("name")])
+        #expect(made.name != lost.name && !made.isUnique, "\(made)")
+        let report = try store.check()
+        #expect(report.catalogProblems.contains { $0.name == lost.name }, "\(report)")
+    }
 }
