@@ -15,3 +15,12 @@ enum PostgresCollectionName {
         if let reason { throw DocStoreError.invalidCollectionName(name, reason: reason) }
     }
 }
+
+extension PostgresDocumentStore {
+    /// Throws ``DocStore/DocStoreError/invalidCollectionName(_:reason:)`` when
+    /// the store can't have a collection of that name (63 bytes at most, no
+    /// NUL, not `docstore_…` or `pg_…`): for a copy, before it writes anything.
+    @_spi(Backends) public static func checkCollectionName(_ name: String) throws {
+        try PostgresCollectionName.validate(name)
+    }
+}

@@ -8,6 +8,10 @@ typealias KeyedDocument = (key: DocumentKey, document: JSONValue)
 /// indexes) and pages in key order; writing goes one collection per
 /// transaction (``writeCollection(_:_:)``).
 protocol CopyEndpoint: REPLBackend {
+    /// Throws when this store can't have a collection of that name (PostgreSQL
+    /// table names hold 63 bytes): checked for every collection before a copy
+    /// writes anything, so a copy never stops half-way on a name.
+    func checkCollectionName(_ name: String) throws
     /// Calls `body` with the collection's documents in key order, at most
     /// `size` at a time, in bounded memory.
     func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws
@@ -149,4 +153,9 @@ struct DocumentChecksum: Equatable, CustomStringConvertible {
             }
         }
     }
+}
+
+extension CopyEndpoint {
+    /// Any name a file store holds.
+    func checkCollectionName(_ name: String) throws {}
 }

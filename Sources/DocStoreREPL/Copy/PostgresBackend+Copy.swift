@@ -2,6 +2,10 @@ import DocStore
 @_spi(Backends) import DocStorePostgres
 
 extension PostgresBackend: CopyEndpoint {
+    func checkCollectionName(_ name: String) throws {
+        try PostgresDocumentStore.checkCollectionName(name)
+    }
+
     func forEachPage(_ collection: String, size: Int, _ body: ([KeyedDocument]) throws -> Void) throws {
         let store = store
         try Self.forEachPage(size: size, body) { last in

@@ -112,6 +112,13 @@ struct StoreCopier {
     /// Refuses, before anything is written, when a destination collection
     /// holds documents (unless `--replace`) or has keys of another kind.
     private func refuseOverwrites(_ collections: [CollectionInfo]) throws {
+        for info in collections {
+            do {
+                try destination.checkCollectionName(info.name)
+            } catch {
+                throw CommandError("collection \(DocumentKey.commandArgument(info.name)) can't be made at the destination (\(error.localizedDescription)); nothing was copied")
+            }
+        }
         let existing = Dictionary(try destination.collections().map { ($0.name, $0.keyKind) }) { first, _ in first }
         for info in collections {
             guard let kind = existing[info.name] else { continue }

@@ -157,6 +157,27 @@ extension PostgresREPLTests {
             #expect(fromServer.stderr.contains("NOT copied: lost,"), "\(fromServer.stderr)")
         }
 
+        /// A collection whose name PostgreSQL can't hold (past 63 bytes, as a
+        /// file's repair of a 63-byte name makes) is refused before anything
+        /// is written: the copy stopped half-way there, and a second run was
+        /// refused as the destination then held documents.
+        @Test func aNameTooLongForPostgresIsRefusedBeforeAnythingIsCopied() throws {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let source = directory.appendingPathComponent("source.sqlite").path
+            let long = String(repeating: "n", count: 64)
+            let store = try DocumentStore(path: source)
+            try store.collection(named: "a").insert(["id": 1])
+            try store.collection(named: long).insert(["id": 1])
+            try store.close()
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            let refused = try runProcess(try docstoreBinary(), ["copy", source, url])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("collection \(long) can't be made at the destination") && refused.stderr.contains("nothing was copied"), "\(refused.stderr)")
+            let listing = try runProcess(try docstoreBinary(), [url, "-c", ".collections"])
+            #expect(listing.stdout.contains("no collections yet"), "\(listing.stdout)")
+        }
+
         /// A copy into a collection another process keeps writing to: the copy
         /// holds that writer off until it commits, and verifies what it wrote
         /// (it failed every time, its read-back counting the other's documents);
