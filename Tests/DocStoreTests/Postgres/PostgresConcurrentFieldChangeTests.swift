@@ -24,56 +24,33 @@ extension PostgresTests {
             await setup.close()
 
             let rounds = 40
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    try await Self.withCollection(url) { p in
-                        for _ in 0..<rounds {
-                            try await p.renameField(FieldPath("a"), to: FieldPath("z"))
-                            try await p.renameField(FieldPath("z"), to: FieldPath("a"))
-                        }
+            try await PostgresConnections.run(url, count: 3) { store, number in
+                let p = store.collection(named: "p")
+                for _ in 0..<rounds {
+                    switch number {
+                    case 0:
+                        try await p.renameField(FieldPath("a"), to: FieldPath("z"))
+                        try await p.renameField(FieldPath("z"), to: FieldPath("a"))
+                    case 1:
+                        try await p.copyField(FieldPath("b"), to: FieldPath("q"))
+                        try await p.removeField(FieldPath("q"))
+                    default:
+                        try await p.setDefault(FieldPath("d"), to: 1)
+                        try await p.removeField(FieldPath("d"))
                     }
                 }
-                group.addTask {
-                    try await Self.withCollection(url) { p in
-                        for _ in 0..<rounds {
-                            try await p.copyField(FieldPath("b"), to: FieldPath("q"))
-                            try await p.removeField(FieldPath("q"))
-                        }
-                    }
-                }
-                group.addTask {
-                    try await Self.withCollection(url) { p in
-                        for _ in 0..<rounds {
-                            try await p.setDefault(FieldPath("d"), to: 1)
-                            try await p.removeField(FieldPath("d"))
-                        }
-                    }
-                }
-                try await group.waitForAll()
             }
 
-            try await Self.withCollection(url) { p in
-                // Every document as it began: each value where it started, nothing extra.
-                let documents = try await p.all()
-                #expect(documents.count == 3001)
-                let intact = documents.allSatisfy { document in
-                    guard case .object(let members) = document, let id = document["id"] else { return false }
-                    return members.count == 3 && document["a"] == id && document["b"]?["c"] == id
-                }
-                #expect(intact)
-            }
-        }
-
-        /// The collection `p` on a connection of its own, closed after `body`.
-        static func withCollection(_ url: String, _ body: (PostgresCollection<JSONValue>) async throws -> Void) async throws {
+            // Every document as it began: each value where it started, nothing extra.
             let store = try await PostgresDocumentStore(url: url)
-            do {
-                try await body(store.collection(named: "p"))
-            } catch {
-                await store.close()
-                throw error
-            }
+            let documents = try await store.collection(named: "p").all()
             await store.close()
+            #expect(documents.count == 3001)
+            let intact = documents.allSatisfy { document in
+                guard case .object(let members) = document, let id = document["id"] else { return false }
+                return members.count == 3 && document["a"] == id && document["b"]?["c"] == id
+            }
+            #expect(intact)
         }
     }
 }

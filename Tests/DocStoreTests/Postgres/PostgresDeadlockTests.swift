@@ -24,28 +24,16 @@ extension PostgresTests {
                 """, databaseURL: url)
 
             let (connections, rounds) = (3, 8)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<connections {
-                    group.addTask {
-                        let store = try await PostgresDocumentStore(url: url)
-                        do {
-                            let p = store.collection(named: "p")
-                            for _ in 0..<rounds {
-                                // All of them, then the upper half back and forth: rows
-                                // met in another order by each statement.
-                                try await p.update(DocumentQuery(), [.increment(FieldPath("a"), 2)])
-                                try await p.update(DocumentQuery(.compare(FieldPath("id"), .greater, 1500)), [.increment(FieldPath("a"), -1)])
-                                try await p.update(DocumentQuery(.compare(FieldPath("id"), .greater, 1500)), [.increment(FieldPath("a"), 1)])
-                                try await p.update(DocumentQuery(), [.increment(FieldPath("a"), -1)])
-                            }
-                        } catch {
-                            await store.close()
-                            throw error
-                        }
-                        await store.close()
-                    }
+            try await PostgresConnections.run(url, count: connections) { store, _ in
+                let p = store.collection(named: "p")
+                for _ in 0..<rounds {
+                    // All of them, then the upper half back and forth: rows
+                    // met in another order by each statement.
+                    try await p.update(DocumentQuery(), [.increment(FieldPath("a"), 2)])
+                    try await p.update(DocumentQuery(.compare(FieldPath("id"), .greater, 1500)), [.increment(FieldPath("a"), -1)])
+                    try await p.update(DocumentQuery(.compare(FieldPath("id"), .greater, 1500)), [.increment(FieldPath("a"), 1)])
+                    try await p.update(DocumentQuery(), [.increment(FieldPath("a"), -1)])
                 }
-                try await group.waitForAll()
             }
 
             // Each update applied exactly once: +1 per round per connection.
@@ -54,12 +42,8 @@ extension PostgresTests {
             await store.close()
             #expect(values.count == 3001)
             #expect(values.allSatisfy { $0 == .integer(Int64(connections * rounds)) }, "\(Set(values.map { "\($0)" }))")
-            // And none waited for PostgreSQL to break a deadlock (a second each):
-            // the connections have ended, so their counts are in the statistics.
-            try await Task.sleep(for: .milliseconds(300))
-            let deadlocks = try PostgresTestServer.psql("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()", databaseURL: url)
-            let count = deadlocks.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { Int($0) != nil }
-            #expect(count == "0", "\(deadlocks)")
+            // And none waited for PostgreSQL to break a deadlock (a second each).
+            #expect(try await PostgresConnections.deadlocks(url) == 0)
         }
 
         /// Batches of saves sharing documents, from two connections in opposite
@@ -71,31 +55,16 @@ extension PostgresTests {
             let setup = try await PostgresDocumentStore(url: url)
             try await setup.collection(named: "s").insert(["id": 0])
             await setup.close()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for descending in [false, true] {
-                    group.addTask {
-                        let store = try await PostgresDocumentStore(url: url)
-                        do {
-                            for round in 0..<30 {
-                                let ids = descending ? Array((1...40).reversed()) : Array(1...40)
-                                try await store.collection(named: "s").save(contentsOf: ids.map { ["id": .integer(Int64($0)), "round": .integer(Int64(round))] })
-                            }
-                        } catch {
-                            await store.close()
-                            throw error
-                        }
-                        await store.close()
-                    }
+            try await PostgresConnections.run(url, count: 2) { store, number in
+                for round in 0..<30 {
+                    let ids = number == 1 ? Array((1...40).reversed()) : Array(1...40)
+                    try await store.collection(named: "s").save(contentsOf: ids.map { ["id": .integer(Int64($0)), "round": .integer(Int64(round))] })
                 }
-                try await group.waitForAll()
             }
             let store = try await PostgresDocumentStore(url: url)
             #expect(try await store.collection(named: "s").count() == 41)
             await store.close()
-            try await Task.sleep(for: .milliseconds(300))
-            let deadlocks = try PostgresTestServer.psql("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()", databaseURL: url)
-            let count = deadlocks.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { Int($0) != nil }
-            #expect(count == "0", "\(deadlocks)")
+            #expect(try await PostgresConnections.deadlocks(url) == 0)
         }
 
         /// An update by query (DocStore's own transaction) that PostgreSQL ends
