@@ -188,9 +188,12 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         var documents: [(key: DocumentKey, json: String)] = []
         documents.reserveCapacity(models.count)
         for model in models { documents.append(try await prepared(model)) }
-        // Any one order serves, as long as every batch takes it; stable, so a
-        // key given twice is written in the order given.
-        let order = documents.indices.sorted { Self.lockOrder(documents[$0].key, documents[$1].key) }
+        // Any one order serves, as long as every batch takes it; a key given
+        // twice is written in the order given (ties by position).
+        let order = documents.indices.sorted { first, second in
+            let (a, b) = (documents[first].key, documents[second].key)
+            return a == b ? first < second : Self.lockOrder(a, b)
+        }
         for index in order {
             let (key, json) = documents[index]
             try await mappingUniqueViolation {

@@ -1,3 +1,4 @@
+import Foundation
 /// The text of a JSON number that neither `Int64` nor `Double` holds exactly:
 /// `18446744073709551615` (a `UInt64.max` a typed model stored),
 /// `123456789012345678901234567890`, `3.14159265358979323846264338327950288`
@@ -34,6 +35,19 @@ public struct JSONNumberLiteral: Sendable, CustomStringConvertible {
     /// `json_type` tells `integer` from `real`.
     public var isIntegral: Bool {
         !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+    }
+
+    /// Whether ``doubleValue`` is this number exactly. An integer past Int64
+    /// may be (2^63, or 1e20 written out) though ``value`` keeps its digits;
+    /// a fraction or exponent kept as digits is taken as one a Double rounds.
+    public var isExactDouble: Bool {
+        guard isIntegral else { return false }
+        let double = doubleValue
+        guard double.isFinite else { return false }
+        let signless = text.drop { $0 == "-" || $0 == "+" }
+        let digits = signless.drop { $0 == "0" }
+        // printf writes an integral Double's exact digits.
+        return String(format: "%.0f", Swift.abs(double)) == (digits.isEmpty ? "0" : String(digits))
     }
 
     /// The value this number is: `.integer` when it fits `Int64`, `.double` when

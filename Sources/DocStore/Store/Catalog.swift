@@ -158,6 +158,9 @@ enum Catalog {
     }
 
     static func dropCollection(named name: String, in db: Database) throws {
+        // SQLite's names ignore case: when a damaged catalog row says "Teams",
+        // DROP TABLE "Teams" would drop another collection's table "teams".
+        // Only a table of exactly this name is this collection's.
         let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name]) == true
         if exists, try !isDocumentTable(name, in: db) {
             throw DocStoreError.invalidQuery(collection: name, field: nil, reason: BackendSupport.foreignTableProblem(name, tool: "sqlite3") + "; nothing was changed")
@@ -171,10 +174,7 @@ enum Catalog {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index))")
         }
         try db.execute(sql: "DELETE FROM \(indexesTable) WHERE collection = ?", arguments: [name])
-        // SQLite's names ignore case: when a damaged catalog row says "Teams",
-        // DROP TABLE "Teams" would drop another collection's table "teams".
-        // Only a table of exactly this name is this collection's.
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name]) == true {
+        if exists {
             try db.execute(sql: "DROP TABLE \(quoteIdentifier(name))")
         }
         try db.execute(sql: "DELETE FROM \(collectionsTable) WHERE name = ?", arguments: [name])

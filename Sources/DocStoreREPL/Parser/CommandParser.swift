@@ -1,5 +1,4 @@
 import DocStore
-import Foundation
 
 /// Parses REPL text into a ``REPLCommand``: dot-commands (`.schema players`) and
 /// statements on a collection written in the Swift DSL's syntax
@@ -45,31 +44,17 @@ public struct CommandParser {
         return ParsedCommand(command, warnings: parser.warnings)
     }
 
-    /// A comparison with a number a Double would round (`== 99999999999999999998`)
-    /// matches, on a file, every document whose number rounds the same (SQLite
-    /// reads them as Doubles; PostgreSQL compares exactly): a delete or update
-    /// would change documents it doesn't name, so it is refused; a read warns.
     /// Notes the numbers among `values` a Double can't hold exactly.
     mutating func noteRounded(_ values: [JSONValue], at location: SourceLocation) {
-        for case .exactNumber(let number) in values where !Self.isExactDouble(number) {
+        for case .exactNumber(let number) in values where !number.isExactDouble {
             roundedComparisons.append((number, location))
         }
     }
 
-    /// Whether a Double holds the number exactly: an integer past Int64 may
-    /// be one (2^63, 1e20 written out); other digits a Double would round are
-    /// kept as exact numbers because it doesn't.
-    static func isExactDouble(_ number: JSONNumberLiteral) -> Bool {
-        let text = number.text.hasPrefix("+") ? String(number.text.dropFirst()) : number.text
-        guard !text.contains(where: { ".eE".contains($0) }) else { return false }
-        let double = number.doubleValue
-        guard double.isFinite else { return false }
-        let digits = text.hasPrefix("-") ? String(text.dropFirst()) : text
-        let trimmed = String(digits.drop { $0 == "0" })
-        // printf writes an integral Double's exact digits.
-        return String(format: "%.0f", Swift.abs(double)) == (trimmed.isEmpty ? "0" : trimmed)
-    }
-
+    /// A comparison with a number a Double would round (`== 99999999999999999998`)
+    /// matches, on a file, every document whose number rounds the same (SQLite
+    /// reads them as Doubles; PostgreSQL compares exactly): a delete or update
+    /// would change documents it doesn't name, so it is refused; a read warns.
     mutating func checkRoundedNumbers(writing: Bool) throws(REPLSyntaxError) {
         guard let (number, location) = roundedComparisons.first, schema.comparesNumbersAsDoubles() else { return }
         let rounded = "\(number.doubleValue)"
