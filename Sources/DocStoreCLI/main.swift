@@ -38,6 +38,9 @@ struct DocStoreCommand: ParsableCommand {
     @Option(name: .long, help: "How results are printed: table, csv, tsv, markdown, json, ndjson or line.")
     var mode: OutputMode = .table
 
+    @Flag(name: .long, help: "Open a store whose write-ahead log (-wal) is damaged before intact commits as of its last good commit, after copying the log to STORE-wal.damaged (refused otherwise: SQLite would drop those commits without a word).")
+    var setAsideDamagedLog = false
+
     func validate() throws {
         guard busyTimeout >= 0, busyTimeout.isFinite else {
             throw ValidationError("--busy-timeout takes a number of seconds, 0 or more")
@@ -54,7 +57,8 @@ struct DocStoreCommand: ParsableCommand {
 
     func run() throws {
         let code = REPLLauncher.run(.init(storePath: store, readOnly: readOnly, commands: commands, mode: mode,
-                                          busyTimeout: Self.duration(seconds: busyTimeout), keepGoing: keepGoing))
+                                          busyTimeout: Self.duration(seconds: busyTimeout), keepGoing: keepGoing,
+                                          setAsideDamagedLog: setAsideDamagedLog))
         if code != 0 { throw ExitCode(code) }
     }
 }

@@ -93,6 +93,13 @@ public enum DocStoreError: Error, Sendable {
     /// integrity_check`'s first findings (when opening) or SQLite's message. The
     /// file was not changed.
     case corruptStore(path: String, findings: [String])
+    /// The store's write-ahead log (the `-wal` file beside it) is damaged at
+    /// `offset`, in the frame numbered `frame` (nil: in its header), and
+    /// `droppedCommits` intact commits follow: SQLite would drop them without a
+    /// word and overwrite them at the next write. Nothing was changed; open
+    /// with ``DamagedLogHandling/setAsideAndOpen`` to keep a copy of the log and
+    /// open the store as of its last good commit.
+    case damagedLog(path: String, offset: Int, frame: Int?, droppedCommits: Int)
     /// A number grew past what a JSON integer can hold in DocStore (Int64), in an
     /// `increment` or a generated key. Nothing was changed.
     case numericOverflow(collection: String, field: String?, key: DocumentKey?, reason: String)
@@ -186,6 +193,10 @@ extension DocStoreError: CustomStringConvertible {
         case let .corruptStore(path, findings):
             let shown = findings.prefix(5).joined(separator: "; ")
             return "\(path) is a damaged SQLite database: \(shown); DocStore changed nothing in it: restore it from a backup, or copy what can still be read into a new store (docstore copy --salvage \(path) NEW; sqlite3's .recover for a file DocStore can't open)"
+        case let .damagedLog(path, offset, frame, droppedCommits):
+            let place = frame.map { "frame \($0), at byte \(offset)" } ?? "its header"
+            let commits = droppedCommits == 1 ? "1 intact commit" : "\(droppedCommits) intact commits"
+            return "the write-ahead log \(path)-wal is damaged (\(place)), and \(commits) after the damage would be dropped without a word, then overwritten by the next write; DocStore opened nothing and changed nothing: copy \(path) and \(path)-wal somewhere safe, then restore from a backup, or open the store as of its last good commit with docstore --set-aside-damaged-log (DamagedLogHandling.setAsideAndOpen in Swift), which keeps the whole log as \(path)-wal.damaged first"
         case let .numericOverflow(collection, field, key, reason):
             return "number overflow\(field.map { " in field \($0)" } ?? "")\(key.map { " of document \($0)" } ?? "") in collection \(Self.name(collection)): \(reason); nothing was changed"
         case let .storeClosed(path):

@@ -61,6 +61,10 @@ public final class DocumentStore: Sendable {
     ///   - busyTimeout: How long an operation waits for another connection's or
     ///     process's lock before failing with ``DocStoreError/locked(path:reason:)``
     ///     (0 to about 24.8 days, SQLite's longest; beyond waits that long).
+    ///   - damagedLog: What to do when the write-ahead log is damaged before
+    ///     intact commits, which SQLite would drop without a word: refuse (the
+    ///     default), or keep a copy of the log and open the store as of its
+    ///     last good commit.
     /// - Throws: ``DocStoreError/notAStore(path:reason:)`` when the file is not
     ///   SQLite or is a SQLite database with other tables;
     ///   ``DocStoreError/unsupportedFormatVersion(path:found:supported:)`` when a
@@ -68,11 +72,15 @@ public final class DocumentStore: Sendable {
     ///   ``DocStoreError/corruptStore(path:findings:)``,
     ///   ``DocStoreError/fileNotWritable(path:reason:)``, ``DocStoreError/ioError(path:reason:)``,
     ///   ``DocStoreError/locked(path:reason:)`` and ``DocStoreError/cannotOpen(path:reason:)``
-    ///   for what their names say. In every case the file is left untouched.
-    public init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5)) throws {
+    ///   for what their names say; ``DocStoreError/damagedLog(path:offset:frame:droppedCommits:)``
+    ///   when the write-ahead log beside the file is damaged before intact
+    ///   commits and `damagedLog` is ``DamagedLogHandling/refuse``. In every
+    ///   case the file is left untouched.
+    public init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5),
+                damagedLog: DamagedLogHandling = .refuse) throws {
         self.path = path
         self.isReadOnly = readOnly
-        let state = try StoreFile.inspect(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+        let state = try StoreFile.inspect(path: path, readOnly: readOnly, busyTimeout: busyTimeout, damagedLog: damagedLog)
         if readOnly, case .new = state {
             throw DocStoreError.cannotOpen(path: path, reason: "the file holds no store yet (opened read-only, so none is created)")
         }

@@ -49,7 +49,8 @@ enum StoreFile {
     }
 
     /// Looks at the file without writing to it or taking a write lock.
-    static func inspect(path: String, readOnly: Bool, busyTimeout: Duration) throws -> State {
+    static func inspect(path: String, readOnly: Bool, busyTimeout: Duration,
+                        damagedLog: DamagedLogHandling = .refuse) throws -> State {
         guard FileManager.default.fileExists(atPath: path) else {
             if readOnly {
                 throw DocStoreError.cannotOpen(path: path, reason: "the file does not exist (opened read-only, so it is not created)")
@@ -94,6 +95,9 @@ enum StoreFile {
         guard header == sqliteHeader else {
             throw DocStoreError.notAStore(path: path, reason: "it is not a SQLite database")
         }
+        // Before any connection: SQLite's first one would drop the commits
+        // behind a damaged frame of the log, and its first write destroy them.
+        try checkLog(path: path, readOnly: readOnly, handling: damagedLog)
         // A SQLite file: look inside with a read-only connection, which changes nothing.
         do {
             let queue = try DatabaseQueue(path: sqliteLocation(path: path, readOnly: readOnly),

@@ -16,15 +16,20 @@ public enum REPLLauncher {
         /// `--keep-going`: a script reports each error and goes on (exit 1 at
         /// the end) instead of stopping at the first (`--bail`, the default).
         public var keepGoing = false
+        /// `--set-aside-damaged-log`: a store file whose write-ahead log is
+        /// damaged before intact commits opens as of its last good commit, the
+        /// log copied aside first (refused otherwise).
+        public var setAsideDamagedLog = false
 
         public init(storePath: String? = nil, readOnly: Bool = false, commands: [String] = [], mode: OutputMode = .table,
-                    busyTimeout: Duration = .seconds(5), keepGoing: Bool = false) {
+                    busyTimeout: Duration = .seconds(5), keepGoing: Bool = false, setAsideDamagedLog: Bool = false) {
             self.storePath = storePath
             self.readOnly = readOnly
             self.commands = commands
             self.mode = mode
             self.busyTimeout = busyTimeout
             self.keepGoing = keepGoing
+            self.setAsideDamagedLog = setAsideDamagedLog
         }
     }
 
@@ -43,7 +48,8 @@ public enum REPLLauncher {
         if arguments.readOnly, !FileManager.default.fileExists(atPath: path) {
             throw CommandError("cannot open \(path) read-only: no such file")
         }
-        return try DocumentStore(path: path, readOnly: arguments.readOnly, busyTimeout: arguments.busyTimeout)
+        return try DocumentStore(path: path, readOnly: arguments.readOnly, busyTimeout: arguments.busyTimeout,
+                                 damagedLog: arguments.setAsideDamagedLog ? .setAsideAndOpen : .refuse)
     }
 
     /// Opens the store a session runs on: a PostgreSQL database for a

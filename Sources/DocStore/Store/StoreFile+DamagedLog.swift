@@ -1,0 +1,68 @@
+import Foundation
+
+/// What opening a file store does when its write-ahead log (the `-wal` file
+/// beside it) is damaged before commits that are intact, which SQLite would
+/// drop without a word (see ``DocStoreError/damagedLog(path:offset:frame:droppedCommits:)``).
+public enum DamagedLogHandling: Sendable {
+    /// Open nothing and change nothing: throw ``DocStoreError/damagedLog(path:offset:frame:droppedCommits:)``.
+    case refuse
+    /// Copy the whole log to `PATH-wal.damaged` (or `.damaged-2`, … when that
+    /// exists), then open the store as of its last good commit. The commits
+    /// after the damage are in the copy, not in the store. A read-only store
+    /// is opened without a copy: a reader never overwrites the log.
+    case setAsideAndOpen
+}
+
+extension StoreFile {
+    /// Checks the store's write-ahead log before SQLite reads it, and refuses or
+    /// sets the log aside as `handling` says (see ``WriteAheadLogCheck``).
+    static func checkLog(path: String, readOnly: Bool, handling: DamagedLogHandling) throws {
+        let logPath = path + "-wal"
+        let damage: WriteAheadLogCheck.Damage?
+        do {
+            damage = try WriteAheadLogCheck.damage(inLogAt: logPath)
+        } catch {
+            throw DocStoreError.ioError(path: path, reason: "reading its write-ahead log \(logPath) failed: \(error.localizedDescription)")
+        }
+        guard let damage else { return }
+        switch handling {
+        case .refuse:
+            throw DocStoreError.damagedLog(path: path, offset: damage.offset, frame: damage.frame,
+                                           droppedCommits: damage.droppedCommits)
+        case .setAsideAndOpen:
+            if !readOnly { try setAside(logPath) }
+        }
+    }
+
+    /// Copies the log to the first free `-wal.damaged` name: written under a
+    /// temporary name, flushed, then linked to its name (which never replaces a
+    /// file), so a copy is whole or absent.
+    private static func setAside(_ logPath: String) throws {
+        let temporary = logPath + ".damaged.partial-\(getpid())"
+        let fail = { (what: String) in
+            DocStoreError.ioError(path: logPath, reason: "setting the damaged write-ahead log aside failed while \(what): \(String(cString: strerror(errno))); nothing was opened")
+        }
+        unlink(temporary)
+        defer { unlink(temporary) }
+        guard let source = FileHandle(forReadingAtPath: logPath) else { throw fail("reading it") }
+        defer { try? source.close() }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else { throw fail("creating \(temporary)") }
+        let destination = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try destination.write(contentsOf: chunk)
+            }
+            try destination.synchronize()
+            try destination.close()
+        } catch {
+            throw DocStoreError.ioError(path: logPath, reason: "setting the damaged write-ahead log aside failed while copying it to \(temporary): \(error.localizedDescription); nothing was opened")
+        }
+        for attempt in 1...1000 {
+            let name = attempt == 1 ? logPath + ".damaged" : logPath + ".damaged-\(attempt)"
+            if link(temporary, name) == 0 { return }
+            guard errno == EEXIST else { throw fail("naming the copy \(name)") }
+        }
+        throw DocStoreError.ioError(path: logPath, reason: "1 000 copies of a damaged write-ahead log are already beside it; move them away, then open the store again")
+    }
+}
