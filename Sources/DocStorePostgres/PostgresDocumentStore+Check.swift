@@ -146,6 +146,12 @@ extension PostgresDocumentStore {
             if let only, collection != only { continue }
             problems.append(CatalogProblem(table: "pg_class", name: name, problem: "an index on \(DocumentKey.quotedForMessages(collection)) that the catalog does not record (an orphan); it still slows writes\(isUnique ? ", and refuses a value it already holds" : ""): drop it with psql (DROP INDEX)"))
         }
+        guard try await session.rows(PostgresStoreSQL.hasSearchCatalog, [], collection: nil).first?.decode(Bool.self) == true else { return problems }
+        for row in try await session.rows(PostgresStoreSQL.unrecordedSearchIndexes, [], collection: nil) {
+            let (name, collection) = try row.decode((String, String).self)
+            if let only, collection != only { continue }
+            problems.append(CatalogProblem(table: "pg_class", name: name, problem: "a search index on \(DocumentKey.quotedForMessages(collection)) that the search catalog does not record (an orphan); it still slows every write: drop it with psql (DROP INDEX)"))
+        }
         return problems
     }
 

@@ -52,6 +52,13 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// the whole store's check lists them with the catalog's problems.
     public var orphanProblem: String?
 
+    /// The collection's indexes that don't match the catalog: recorded but
+    /// missing (a unique one then refuses nothing), unique on one side only, or
+    /// DocStore's own that the catalog lost. Dropping and creating the index
+    /// again mends each. Set by ``DocumentStore/check(collection:)``; the
+    /// whole store's check lists them with the catalog's problems.
+    public var indexProblems: [String] = []
+
     /// Why the collection's table can't be checked (another program's table in
     /// its place), or nil. Set by ``DocumentStore/check(collection:)``; the whole
     /// store's check lists it with the catalog's problems.
@@ -61,7 +68,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// columns, its search indexes or its pages.
     public var isHealthy: Bool {
         damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil && searchIndexProblem == nil
-            && orphanProblem == nil && tableProblem == nil
+            && orphanProblem == nil && tableProblem == nil && indexProblems.isEmpty
     }
 
     /// Whether ``DocumentStore/repair(collection:)`` has something to do.
@@ -111,6 +118,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         if let fieldColumnsProblem { lines.append("  • \(fieldColumnsProblem)") }
         if let searchIndexProblem { lines.append("  • \(searchIndexProblem)") }
         if let orphanProblem { lines.append("  • \(orphanProblem)") }
+        lines += indexProblems.map { "  • \($0)" }
         if needsRepair { lines.append("  \(repairPlan)") }
         return lines.joined(separator: "\n")
     }

@@ -78,6 +78,9 @@ extension DocumentStore {
                     var checked = try checkDocuments(of: info, in: db, checkPages: true)
                     let orphans = try Catalog.orphanObjects(in: db, collection: name)
                     if !orphans.isEmpty { checked.orphanProblem = orphans.map(\.problem).joined(separator: "; ") }
+                    checked.indexProblems = try Catalog.indexProblems(in: db, collection: name).map {
+                        "index \(DocumentKey.quoted($0.name)): \($0.problem)"
+                    }
                     if !checked.damaged.isEmpty, let existing = try knownCollection(named: checked.quarantineCollection, in: db), existing.keyKind != .integer {
                         checked.quarantineProblem = "that collection exists with \(existing.keyKind) keys"
                     }

@@ -81,42 +81,12 @@ extension Catalog {
                                                problem: "unknown key kind \(DocumentKey.quoted(row[1] ?? "NULL")) (integer, string or uuid expected)"))
             }
         }
-        for row in try Row.fetchAll(db, sql: """
-            SELECT CAST(i.name AS TEXT), CAST(i.collection AS TEXT)
-            FROM \(indexesTable) i
-            WHERE EXISTS (SELECT 1 FROM sqlite_master t WHERE t.type = 'table' AND t.name = i.collection)
-              AND NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = i.name AND m.tbl_name = i.collection)
-            ORDER BY 1
-            """) {
-            let collection: String = row[1] ?? ""
-            problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
-                                           problem: "recorded on collection \(DocumentKey.quoted(collection)), but SQLite has no such index on its table; drop the index and create it again"))
-        }
-        for row in try Row.fetchAll(db, sql: """
-            SELECT CAST(i.name AS TEXT), CAST(i.is_unique AS TEXT) FROM \(indexesTable) i
-            JOIN sqlite_master m ON m.type = 'index' AND m.name = i.name AND m.tbl_name = i.collection
-            WHERE (m.sql LIKE 'CREATE UNIQUE INDEX%') != (i.is_unique IS 1)
-            ORDER BY 1
-            """) {
-            let recorded: String = row[1] ?? "NULL"
-            problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
-                                           problem: "recorded with is_unique = \(recorded), but SQLite's index \(recorded == "1" ? "is not" : "is") unique; drop the index and create it again"))
-        }
+        problems += try indexProblems(in: db)
         // A collection's table the catalog has lost: its documents are hidden
         // from every listing and copy, so say where they are.
         for table in try unrecordedTables(in: db) {
             problems.append(CatalogProblem(table: "sqlite_master", name: table,
                                            problem: "a table of documents (key, body) that the catalog does not record: its documents are hidden from DocStore; restore its docstore_collections row (name, key_kind) with sqlite3"))
-        }
-        for row in try Row.fetchAll(db, sql: """
-            SELECT m.name, m.tbl_name FROM sqlite_master m
-            WHERE m.type = 'index' AND m.name LIKE 'docstore\\_ix\\_%' ESCAPE '\\'
-              AND NOT EXISTS (SELECT 1 FROM \(indexesTable) i WHERE i.name = m.name AND i.collection = m.tbl_name)
-            ORDER BY 1
-            """) {
-            let table: String = row[1] ?? ""
-            problems.append(CatalogProblem(table: "sqlite_master", name: row[0] ?? "",
-                                           problem: "an index on \(DocumentKey.quoted(table)) that the catalog does not record (an orphan); it still slows writes"))
         }
         // A search index's or field columns' objects whose catalog row is gone:
         // their triggers still run on every write.
@@ -145,6 +115,48 @@ extension Catalog {
                 problems.append(CatalogProblem(table: indexesTable, name: name(row),
                                                problem: "value \(value): \(reason); drop the index and create it again"))
             }
+        }
+        return problems
+    }
+
+    /// The catalog's indexes against SQLite's, on every collection or on one:
+    /// an index recorded but missing (a unique one then refuses nothing), one
+    /// unique on one side only, and one of DocStore's the catalog lost.
+    static func indexProblems(in db: Database, collection: String? = nil) throws -> [CatalogProblem] {
+        var problems: [CatalogProblem] = []
+        for row in try Row.fetchAll(db, sql: """
+            SELECT CAST(i.name AS TEXT), CAST(i.collection AS TEXT)
+            FROM \(indexesTable) i
+            WHERE EXISTS (SELECT 1 FROM sqlite_master t WHERE t.type = 'table' AND t.name = i.collection)
+              AND NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = i.name AND m.tbl_name = i.collection)
+              AND (?1 IS NULL OR i.collection = ?1)
+            ORDER BY 1
+            """, arguments: [collection]) {
+            let collection: String = row[1] ?? ""
+            problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
+                                           problem: "recorded on collection \(DocumentKey.quoted(collection)), but SQLite has no such index on its table; drop the index and create it again"))
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT CAST(i.name AS TEXT), CAST(i.is_unique AS TEXT) FROM \(indexesTable) i
+            JOIN sqlite_master m ON m.type = 'index' AND m.name = i.name AND m.tbl_name = i.collection
+            WHERE (m.sql LIKE 'CREATE UNIQUE INDEX%') != (i.is_unique IS 1)
+              AND (?1 IS NULL OR i.collection = ?1)
+            ORDER BY 1
+            """, arguments: [collection]) {
+            let recorded: String = row[1] ?? "NULL"
+            problems.append(CatalogProblem(table: indexesTable, name: row[0] ?? "",
+                                           problem: "recorded with is_unique = \(recorded), but SQLite's index \(recorded == "1" ? "is not" : "is") unique; drop the index and create it again"))
+        }
+        for row in try Row.fetchAll(db, sql: """
+            SELECT m.name, m.tbl_name FROM sqlite_master m
+            WHERE m.type = 'index' AND m.name LIKE 'docstore\\_ix\\_%' ESCAPE '\\'
+              AND NOT EXISTS (SELECT 1 FROM \(indexesTable) i WHERE i.name = m.name AND i.collection = m.tbl_name)
+              AND (?1 IS NULL OR m.tbl_name = ?1)
+            ORDER BY 1
+            """, arguments: [collection]) {
+            let table: String = row[1] ?? ""
+            problems.append(CatalogProblem(table: "sqlite_master", name: row[0] ?? "",
+                                           problem: "an index on \(DocumentKey.quoted(table)) that the catalog does not record (an orphan); it still slows writes"))
         }
         return problems
     }

@@ -111,6 +111,15 @@ struct CheckAndRepairTests {
         #expect(report.collections.last?.damaged.count == 2)
         #expect("\(report)".contains("to repair: .repair teams"))
         #expect(!report.isHealthy)
+
+        // Each collection's own check names its indexes' problems too (it
+        // called players healthy while its index on name was missing).
+        let players = try store.check(collection: "players")
+        #expect(!players.isHealthy, "\(players)")
+        #expect(players.indexProblems.count == 2 && "\(players)".contains("index \"docstore_ix_1\": recorded on collection \"players\", but SQLite has no such index"), "\(players)")
+        #expect("\(players)".contains("index \"docstore_ix_2\": recorded with is_unique = 1"), "\(players)")
+        let teams = try store.check(collection: "teams")
+        #expect(teams.indexProblems == ["index \"docstore_ix_9\": an index on \"teams\" that the catalog does not record (an orphan); it still slows writes"], "\(teams)")
     }
 
     /// Damage made outside DocStore that hid documents or invited their loss:

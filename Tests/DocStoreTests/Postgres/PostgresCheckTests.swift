@@ -119,5 +119,32 @@ extension PostgresTests {
             }
             await store.close()
         }
+
+        /// A search index whose catalog row another tool deleted leaves its GIN
+        /// index behind, slowing every write: check named nothing.
+        @Test func checkNamesASearchIndexTheCatalogLost() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let store = try await PostgresDocumentStore(url: url)
+            do {
+                let notes = store.collection(named: "notes")
+                try await notes.insert(contentsOf: [["id": 1, "text": "a quick fox"], ["id": 2, "text": "a lazy dog"]])
+                try await store.collection(named: "other").insert(["id": 1, "text": "x"])
+                let lost = try await notes.createSearchIndex(on: FieldPath("text"))
+                let kept = try await store.collection(named: "other").createSearchIndex(on: FieldPath("text"))
+                #expect(try await store.check().isHealthy)
+                try PostgresTestServer.psql("DELETE FROM docstore_search_indexes WHERE name = '\(lost.name)'", databaseURL: url)
+
+                let report = try await store.check()
+                #expect(report.catalogProblems.map(\.name) == [lost.name + "_0"], "\(report)")
+                #expect(report.catalogProblems.first?.problem.contains("a search index on \"notes\" that the search catalog does not record") == true, "\(report)")
+                #expect(try await store.check(collection: "notes").catalogProblems.count == 1)
+                #expect(try await store.check(collection: "other").isHealthy, "\(kept.name) is recorded")
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        }
     }
 }

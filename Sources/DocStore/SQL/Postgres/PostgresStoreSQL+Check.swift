@@ -45,6 +45,23 @@ extension PostgresStoreSQL {
         ORDER BY 1
         """
 
+    /// Indexes named as DocStore names a search index's
+    /// (`docstore_search_<id>_<field>`) whose search index the search catalog
+    /// doesn't record: name, table. They still slow every write. Run only when
+    /// the search catalog exists (``hasSearchCatalog``).
+    public static let unrecordedSearchIndexes = """
+        SELECT x.relname::text, t.relname::text FROM pg_index ix
+        JOIN pg_class x ON x.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
+        JOIN pg_namespace n ON n.oid = x.relnamespace
+        WHERE n.nspname = current_schema() AND x.relname::text ~ '^docstore_search_[0-9]+_[0-9]+$'
+          AND NOT EXISTS (SELECT 1 FROM \(PostgresSearchSQL.catalogTable) s
+                          WHERE left(x.relname::text, length(s.name) + 1) = s.name || '_')
+        ORDER BY 1
+        """
+
+    /// Whether the search-index catalog exists.
+    public static let hasSearchCatalog = "SELECT to_regclass('\(PostgresSearchSQL.catalogTable)') IS NOT NULL"
+
     /// Whether the index catalog exists.
     public static let hasIndexCatalog = "SELECT to_regclass('\(indexTable)') IS NOT NULL"
 
