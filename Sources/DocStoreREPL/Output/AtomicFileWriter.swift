@@ -85,25 +85,30 @@ struct AtomicFileWriter: ~Copyable {
         try bytes.withUnsafeBytes { try write(raw: $0) }
     }
 
-    /// Appends bytes to the temporary file.
+    /// Appends bytes to the temporary file (never once a termination signal
+    /// has settled it: see ``PendingFiles/writing(_:)``).
     func write(raw: UnsafeRawBufferPointer) throws {
         guard let base = raw.baseAddress else { return }
-        var offset = 0
-        while offset < raw.count {
-            let written = writeDescriptor(descriptor, base + offset, raw.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure(errno, while: "writing")
+        try PendingFiles.writing { () throws(CommandError) in
+            var offset = 0
+            while offset < raw.count {
+                let written = writeDescriptor(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(errno, while: "writing")
+                }
+                offset += written
             }
-            offset += written
         }
     }
 
     /// Cuts the temporary file back to its first `size` bytes: a command that
     /// failed while writing into `.output`'s file takes back what it wrote.
     func truncate(toSize size: Int) throws {
-        guard ftruncate(descriptor, off_t(size)) == 0, lseek(descriptor, off_t(size), SEEK_SET) >= 0 else {
-            throw failure(errno, while: "truncating")
+        try PendingFiles.writing { () throws(CommandError) in
+            guard ftruncate(descriptor, off_t(size)) == 0, lseek(descriptor, off_t(size), SEEK_SET) >= 0 else {
+                throw failure(errno, while: "truncating")
+            }
         }
     }
 

@@ -23,6 +23,8 @@ enum PendingFiles {
 
     static func finish<E: Error>(_ token: Int, _ body: () throws(E) -> Void) throws(E) { try shared.finish(token, body) }
 
+    static func writing<E: Error>(_ body: () throws(E) -> Void) throws(E) { try shared.writing(body) }
+
     static func settleAll() { shared.settleAll() }
 }
 
@@ -37,19 +39,25 @@ final class PendingFileRegistry: Sendable {
         var wholeSize: Int?
     }
 
-    private let entries = Mutex<[Int: Entry]>([:])
+    private struct State {
+        var entries: [Int: Entry] = [:]
+        /// Set by ``settleAll()``: the files are in place or gone, and the
+        /// process is ending.
+        var settled = false
+    }
+    private let state = Mutex(State())
     private let lastToken = Atomic<Int>(0)
 
     /// Records a writer's temporary file; returns its token.
     func register(temporary: String, target: String, descriptor: Int32) -> Int {
         let token = lastToken.add(1, ordering: .relaxed).newValue
-        entries.withLock { $0[token] = Entry(temporary: temporary, target: target, descriptor: descriptor) }
+        state.withLock { $0.entries[token] = Entry(temporary: temporary, target: target, descriptor: descriptor) }
         return token
     }
 
     /// Marks how many of the file's first bytes are whole (nil: none).
     func setWholeSize(_ token: Int, _ size: Int?) {
-        entries.withLock { $0[token]?.wholeSize = size }
+        state.withLock { $0.entries[token]?.wholeSize = size }
     }
 
     /// Runs `body`, in which a writer commits or discards its file itself,
@@ -57,10 +65,29 @@ final class PendingFileRegistry: Sendable {
     /// signal's settling waits for the body, rather than ending the process
     /// between the file's being forgotten and its being put in place.
     func finish<E: Error>(_ token: Int, _ body: () throws(E) -> Void) throws(E) {
-        try entries.withLock { (entries: inout [Int: Entry]) throws(E) in
-            defer { entries.removeValue(forKey: token) }
+        let settled = try state.withLock { (state: inout State) throws(E) -> Bool in
+            if state.settled { return true }
+            defer { state.entries.removeValue(forKey: token) }
             try body()
+            return false
         }
+        while settled { pause() }  // settled by the signal ending the process
+    }
+
+    /// Runs `body`, a write to a pending file or a cut of it, under the lock
+    /// ``settleAll()`` takes; once the files are settled it never runs it, and
+    /// never returns (the signal is ending the process). `.output`'s file is
+    /// cut back and renamed into place by a signal while the session goes on
+    /// writing into it: a write at the old offset, during or after that, left
+    /// the target with millions of NUL bytes and half a result after the whole
+    /// ones.
+    func writing<E: Error>(_ body: () throws(E) -> Void) throws(E) {
+        let settled = try state.withLock { (state: inout State) throws(E) -> Bool in
+            if state.settled { return true }
+            try body()
+            return false
+        }
+        while settled { pause() }
     }
 
     /// Puts each file with whole content in place (cut to it, flushed, then
@@ -68,13 +95,14 @@ final class PendingFileRegistry: Sendable {
     /// process ends by a signal; the lock keeps writers from starting or
     /// finishing meanwhile.
     func settleAll() {
-        entries.withLock { entries in
-            for entry in entries.values {
+        state.withLock { state in
+            for entry in state.entries.values {
                 if let size = entry.wholeSize, ftruncate(entry.descriptor, off_t(size)) == 0,
                    fsync(entry.descriptor) == 0, rename(entry.temporary, entry.target) == 0 { continue }
                 unlink(entry.temporary)
             }
-            entries.removeAll()
+            state.entries.removeAll()
+            state.settled = true
         }
     }
 }

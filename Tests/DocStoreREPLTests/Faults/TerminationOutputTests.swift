@@ -81,6 +81,50 @@ struct TerminationOutputTests {
         #expect(contents(errors).contains("docstore: interrupted by SIG"), "it says why it ended: \(contents(errors))")
     }
 
+    /// The signal's settling cuts `.output`'s file back to the finished
+    /// results and renames it into place while the session is still writing a
+    /// long result into it: those writes, at their old offset, landed in the
+    /// file in place, leaving millions of NUL bytes and half a result after
+    /// the whole ones (10 times in 14). Writes now wait for the settling, and
+    /// none starts after it.
+    @Test(.timeLimit(.minutes(2)))
+    func aSignalDuringALongResultLeavesOnlyTheFinishedResults() throws {
+        let (path, directory, teams) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        try store.collection(named: "big").insert(contentsOf: (1...60_000).map {
+            ["id": .integer(Int64($0)), "name": .string("player \($0) with a name long enough to make the rows wide")]
+        })
+        try store.close()
+        for round in 1...4 {
+            let out = directory.appendingPathComponent("out\(round).ndjson")
+            let (process, input, _) = try startSession(path, in: directory, lines: """
+                .output \(out.path)
+                teams.sorted { $0.id }
+                big.sorted { $0.name.descending }
+                big.sorted { $0.name }
+
+                """)
+            defer {
+                endProcesses([process.processIdentifier], within: 0)
+                try? input.fileHandleForWriting.close()
+            }
+            // Signalled while the long results are being written.
+            try waitUntil("the long result") {
+                let partial = (try? partialFiles(in: directory))?.first.map { directory.appendingPathComponent($0).path }
+                let size = partial.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int } ?? 0
+                return size > 200_000 * round
+            }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            Thread.sleep(forTimeInterval: 0.2)
+            let written = try Data(contentsOf: out)
+            #expect(!written.contains(0), "round \(round): \(written.filter { $0 == 0 }.count) NUL bytes in the file in place")
+            #expect(String(decoding: written, as: UTF8.self) == teams, "round \(round): only the finished query's results (\(written.count) bytes)")
+            #expect(try partialFiles(in: directory).isEmpty)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aCommandStillRunningLeavesNoHalfResultAndNoPartialFile() throws {
         let (path, directory, teams) = try makeStore()
