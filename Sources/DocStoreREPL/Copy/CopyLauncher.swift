@@ -7,16 +7,17 @@ public enum CopyLauncher {
     /// Copies `source` into `destination` (each a store file or a
     /// `postgres://` URL); returns the exit code. With `salvage`, `source` is a
     /// damaged file: what can still be read is copied, and what can't is listed
-    /// on stderr (the exit code is 0: the copy did what was asked). A table of
-    /// documents the source's catalog doesn't record is not copied: the copy
-    /// names it and exits 1, so a script that checks the status doesn't take
-    /// the copy for the whole store.
+    /// on stderr. The exit code is 0 only when everything was copied: a table
+    /// of documents the source's catalog doesn't record, or documents a
+    /// salvage could not read, are named on stderr and the copy exits 1, so a
+    /// script that checks the status doesn't take the copy for the whole store
+    /// (a salvage that lost documents exited 0). So does a report that could
+    /// not be written to the standard output.
     public static func run(source: String, destination: String, replace: Bool, salvage: Bool = false) -> Int32 {
         Interruption.unblockTerminationSignals()
         // A signal ends the copy saying so, and which collections it finished.
         TerminationSignals.install(interruptible: false)
-        let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
-        let errors = FileDescriptorOutput(fileDescriptor: STDERR_FILENO)
+        let (output, errors) = FileDescriptorOutput.standardStreams()
         var opened: [any CopyEndpoint] = []
         defer { for endpoint in opened { (endpoint as? PostgresBackend)?.close() } }
         do {
@@ -47,7 +48,9 @@ public enum CopyLauncher {
                 errors.write(report.losses.isEmpty ? "salvage: everything was read; nothing was lost\n"
                                                    : "salvage: NOT copied, because the source could not give it (damaged pages, a lost table):\n" + report.losses.map { "  \($0)\n" }.joined())
             }
-            return report.unrecorded.isEmpty ? 0 : 1
+            let complete = report.unrecorded.isEmpty && report.losses.isEmpty
+            if let failure = output.writeFailure { errors.write("docstore copy: \(failure)\n") }
+            return complete && output.writeFailure == nil ? 0 : 1
         } catch {
             errors.write("docstore copy: \(error)\n")
             return 1

@@ -69,8 +69,7 @@ public enum REPLLauncher {
     /// Runs `docstore` with the process's standard streams; returns the exit code.
     public static func run(_ arguments: Arguments) -> Int32 {
         Interruption.unblockTerminationSignals()
-        let output = FileDescriptorOutput(fileDescriptor: STDOUT_FILENO)
-        let errors = FileDescriptorOutput(fileDescriptor: STDERR_FILENO)
+        let (output, errors) = FileDescriptorOutput.standardStreams()
         let backend: any REPLBackend
         do {
             backend = try openBackend(arguments)

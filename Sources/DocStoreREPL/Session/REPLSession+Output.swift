@@ -78,6 +78,7 @@ extension REPLSession {
         case .read(let path): (path, "reads")
         default: nil
         }
+        if let clash = redirectClash(command) { return clash }
         guard let operand else { return nil }
         let redirects = [(outputSettings.oncePath, ".once"), (outputSettings.file?.path, ".output")]
         for case let (target?, name) in redirects where FileIdentity.same(target, operand.path) {
@@ -85,6 +86,20 @@ extension REPLSession {
                 + "nothing was done (name another file, or end \(name) first)"
         }
         return nil
+    }
+
+    /// Why `.once FILE` or `.output FILE` can't name the file the other is
+    /// writing: the one put in place last replaced the other's results
+    /// (`.output o.txt`, `.once o.txt`, a query: its result vanished when
+    /// `.output` ended). Nil when nothing clashes.
+    private func redirectClash(_ command: REPLCommand) -> String? {
+        let (path, other, otherName): (String?, String?, String) = switch command {
+        case .once(let path): (path, outputSettings.file?.path, ".output")
+        case .output(let path): (path, outputSettings.oncePath, ".once")
+        default: (nil, nil, "")
+        }
+        guard let path, let other, FileIdentity.same(other, path) else { return nil }
+        return "\(path) is the file \(otherName) is writing results to: whichever is put in place last would replace the other's results; nothing was done (name another file, or end \(otherName) first)"
     }
 
     /// Puts `.output`'s file in place, if one is open; results go back to the
@@ -100,6 +115,8 @@ extension REPLSession {
     public func finish(exitCode: Int32) -> Int32 {
         do {
             try closeOutputFile()
+            // Results lost on the way to the standard output fail the run.
+            if output.writeFailure != nil { return 1 }
             return exitCode
         } catch {
             report("error: \(error)")

@@ -67,6 +67,8 @@ public final class REPLSession {
     var lineNumber = 0
     /// `.headers`, `.output`, `.once`, `.maxrows`.
     var outputSettings = OutputSettings()
+    /// Whether the standard output's write failure was reported (once).
+    var reportedWriteFailure = false
     /// The script being read by `.read` (or the `-c` being run), named in
     /// error locations; nil for standard input and the prompt.
     var sourceName: String?
@@ -170,8 +172,21 @@ public final class REPLSession {
 
     /// Parses and runs one command (one or more lines).
     ///
+    /// A command whose results could not be written to the standard output (a
+    /// full disk, a closed descriptor) fails, so a script stops and exits 1:
+    /// `docstore s.db -c 'big' > backup.ndjson` on a full disk exited 0 with a
+    /// truncated file.
+    ///
     /// - Parameter firstLine: The input line the text starts on, for error locations.
     public func execute(_ text: String, firstLine: Int = 1) -> FeedResult {
+        let result = executeCommand(text, firstLine: firstLine)
+        guard let failure = output.writeFailure, !reportedWriteFailure else { return result }
+        reportedWriteFailure = true
+        report("error: \(failure)")
+        return result == .quit ? .quit : .failed
+    }
+
+    private func executeCommand(_ text: String, firstLine: Int) -> FeedResult {
         // Cleared before parsing, not after: parsing may read the store (the
         // fields a warning names), and a ctrl-C pressed meanwhile must stop
         // the command, not be forgotten as it starts.

@@ -37,4 +37,46 @@ struct OutputClashTests {
         let fine = try runProcess(try docstoreBinary(), [store, "-c", ".once " + path("count.txt"), "-c", ".import others " + source, "-c", "others.count()"])
         #expect(fine.status == 0, "\(fine.stderr)")
     }
+
+    /// `.once F` while `.output F` is open, or the other way round: the one put
+    /// in place last replaced the other's results, with exit code 0.
+    @Test func onceAndOutputNamingOneFileAreRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("s.sqlite").path, file = directory.appendingPathComponent("o.txt").path
+        try runProcess(try docstoreBinary(), [store, "-c", #"teams.insert([{"id": 1}, {"id": 2}])"#]).expectOK()
+        let sessions: [[String]] = [
+            [".output " + file, "teams.count()", ".once " + file, "teams.count { $0.id == 1 }", ".output"],
+            [".once " + file, ".output " + file, "teams.count()"],
+        ]
+        for commands in sessions {
+            try? FileManager.default.removeItem(atPath: file)
+            let run = try runProcess(try docstoreBinary(), [store] + commands.flatMap { ["-c", $0] })
+            #expect(run.status == 1 && run.stderr.contains("is the file") && run.stderr.contains("whichever is put in place last"), "\(commands): \(run.stderr)")
+        }
+        // Apart, they work.
+        let apart = try runProcess(try docstoreBinary(), [store, "-c", ".output " + file, "-c", "teams.count()", "-c", ".once " + file + "2", "-c", "teams.count { $0.id == 1 }"])
+        #expect(apart.status == 0, "\(apart.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "2\n" && String(contentsOfFile: file + "2", encoding: .utf8) == "1\n")
+    }
+
+    /// Results that can't be written to the standard output (a full disk, a
+    /// closed descriptor) fail the run: `docstore s.db -c QUERY > file` on a
+    /// full disk exited 0 with a truncated file.
+    @Test func resultsLostOnTheWayToStandardOutputFailTheRun() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("s.sqlite").path
+        try runProcess(try docstoreBinary(), [store, "-c", #"teams.insert([{"id": 1}, {"id": 2}])"#]).expectOK()
+        for (redirect, reason) in [("> /dev/full", "No space left on device"), (">&-", "was closed when docstore started")] {
+            for mode in ["table", "ndjson"] {
+                let run = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$0" "$1" --mode \#(mode) -c 'teams.count()' -c 'teams' \#(redirect)"#, try docstoreBinary().path, store])
+                #expect(run.status == 1, "\(redirect) \(mode): \(run.stderr)")
+                #expect(run.stderr.contains(reason) && run.stderr.contains("what it holds is incomplete") == (redirect != ">&-"), "\(run.stderr)")
+            }
+        }
+        // A reader that stops early (`| head`) is not a failure.
+        let head = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$0" "$1" --mode ndjson -c 'teams' | head -c 1"#, try docstoreBinary().path, store])
+        #expect(head.status == 0 && head.stderr.isEmpty, "\(head.stderr)")
+    }
 }
