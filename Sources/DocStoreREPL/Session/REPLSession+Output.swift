@@ -116,7 +116,7 @@ extension REPLSession {
         do {
             try closeOutputFile()
             // Results lost on the way to the standard output fail the run.
-            if output.writeFailure != nil { return 1 }
+            if output.writeFailure != nil || scriptFailed { return 1 }
             return exitCode
         } catch {
             report("error: \(error)")

@@ -42,6 +42,9 @@ extension REPLSession {
             case .failed:
                 if !options.keepGoing { return .failed }
                 failed = true
+                // Remembered past a `.quit` later in the script, which ends
+                // the session: the exit code still says a command failed.
+                scriptFailed = true
             case .done, .needsMore:
                 continue
             }
@@ -103,6 +106,7 @@ extension REPLSession {
             case .failed:
                 if !options.keepGoing { return 1 }
                 failed = true
+                scriptFailed = true
             case .done, .needsMore: continue
             }
         }

@@ -67,6 +67,9 @@ public final class REPLSession {
     var lineNumber = 0
     /// `.headers`, `.output`, `.once`, `.maxrows`.
     var outputSettings = OutputSettings()
+    /// Whether a script's command failed with `--keep-going` (the script went
+    /// on): the session's exit code is 1, also when a later `.quit` ends it.
+    var scriptFailed = false
     /// Whether the standard output's write failure was reported (once).
     var reportedWriteFailure = false
     /// The script being read by `.read` (or the `-c` being run), named in

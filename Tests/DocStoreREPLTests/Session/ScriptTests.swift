@@ -44,6 +44,20 @@ struct ScriptTests {
         ])
     }
 
+    /// A `.quit` after a failed command ended the script with exit code 0.
+    @Test func keepGoingStillFailsWhenTheScriptEndsWithQuit() throws {
+        let piped = try runProcess(try docstoreBinary(), ["--keep-going"], input: "nope.count()\nteams.count()\n.quit\n")
+        #expect(piped.status == 1 && piped.stdout.contains("4"), "\(piped.stderr)")
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("s.docstore")
+        try "nope.count()\n.quit\n".write(to: script, atomically: true, encoding: .utf8)
+        let read = try runProcess(try docstoreBinary(), ["--keep-going", "-c", ".read \(script.path)", "-c", "teams.count()"])
+        #expect(read.status == 1, "\(read.stderr)")
+        let clean = try runProcess(try docstoreBinary(), ["--keep-going"], input: "teams.count()\n.quit\n")
+        #expect(clean.status == 0, "\(clean.stderr)")
+    }
+
     @Test func aScriptWithoutErrorsExitsZeroWithKeepGoing() throws {
         let result = try runProcess(try docstoreBinary(), ["--keep-going"], input: "teams.count()\nplayers.count()\n")
         #expect(result.status == 0)
