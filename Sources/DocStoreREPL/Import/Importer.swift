@@ -83,6 +83,14 @@ struct Importer {
     enum Document {
         case value(JSONValue)
         case text([UInt8], id: JSONValue?)
+
+        /// Whether it names its key (an `"id"`) rather than getting one generated.
+        var hasKey: Bool {
+            switch self {
+            case .value(let value): value["id"] != nil
+            case .text(_, let id): id != nil
+            }
+        }
     }
 
     /// A document read from the file, or why its line is bad; `place` says where
@@ -108,51 +116,103 @@ struct Importer {
                 .columns { try interruption?.check(notImported) }
         }
         let reader = EntryReader(path: path, format: format, options: options, csvColumns: csvColumns)
-        var chunks = try FileChunks(path: path)
-        defer { chunks.close() }
-        var report = ImportReport(path: path, collection: collection)
-        var progress = progressOutput.map { ProgressBar(output: $0, total: chunks.size) }
-        defer { progress?.finish() }
+        do {
+            return try importDocuments(from: reader, passes: [.inFileOrder])
+        } catch is KeyGeneratedBeforeNamed {
+            // A document without "id" took a key that a later line names: the
+            // named keys go first, then the others get keys after them.
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                throw CommandError("cannot import \(path): a document without \"id\" took a key that a later one names as its \"id\", and a pipe can't be read a second time to give the named keys first; save it to a file first (cat \(path) > data.ndjson); nothing was imported, \(collection) is unchanged")
+            }
+            return try importDocuments(from: reader, passes: [.namedKeys, .generatedKeys])
+        }
+    }
+
+    /// Which documents a pass over the file inserts.
+    private enum Pass {
+        case inFileOrder, namedKeys, generatedKeys
+    }
+
+    /// Thrown (rolling the import back) when a document's own key was taken by
+    /// a key generated earlier in the same import: `{"x": 1}` then `{"id": 2}`
+    /// gave the first key 2 and refused the second as a duplicate, or with
+    /// --skip-bad dropped it.
+    private struct KeyGeneratedBeforeNamed: Error {}
+
+    /// Reads the file once per pass and inserts its documents, all in one
+    /// transaction.
+    private func importDocuments(from reader: EntryReader, passes: [Pass]) throws -> ImportReport {
+        var report = ImportReport(path: reader.path, collection: collection)
         do {
             let isNew = try !destination.collectionExists(collection)
             try destination.write(collection) { target in
-                var batch: [(place: String, document: Document)] = []
-                func flush() throws {
-                    // A new collection gets its first documents one at a time, so
-                    // that the one creating it is not in a batch whose rollback
-                    // would take the collection with it.
-                    try insert(batch, into: target, oneByOne: isNew && report.imported == 0, reader: reader, report: &report)
-                    batch.removeAll(keepingCapacity: true)
+                for pass in passes where !(pass == .generatedKeys && options.keyField != nil) {
+                    try run(pass, reading: reader, into: target, isNew: isNew, report: &report)
                 }
-                try reader.read(&chunks) { entry, bytesRead in
-                    try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
-                    switch entry.document {
-                    case .success(.value(let document)):
-                        if let document = try keyed(document, place: entry.place, report: &report),
-                           try ImportKeys.admit(document["id"], skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
-                            batch.append((entry.place, .value(document)))
-                        }
-                    case .success(.text(let text, let id)):
-                        // The reader wrote the key (--key included) into the text.
-                        if try ImportKeys.admit(id, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
-                            batch.append((entry.place, .text(text, id: id)))
-                        }
-                    case .failure(let error):
-                        try skipOrStop(entry.place, error.description, report: &report)
-                    }
-                    if batch.count >= batchSize {
-                        try flush()
-                        progress?.update(done: bytesRead, documents: report.imported)
-                    }
-                }
-                try flush()
             }
-        } catch let error where !(error is CommandError || error is Interruption.Interrupted) {
+        } catch let error where !(error is CommandError || error is Interruption.Interrupted || error is KeyGeneratedBeforeNamed) {
             // Not a bad line nor ctrl-C (those say so themselves): the store
             // failed, and the transaction was rolled back whole.
             throw CommandError(stopped(by: error, report: report))
         }
         return report
+    }
+
+    private func run(_ pass: Pass, reading reader: EntryReader, into target: any ImportTarget, isNew: Bool,
+                     report: inout ImportReport) throws {
+        var chunks = try FileChunks(path: reader.path)
+        defer { chunks.close() }
+        var progress = progressOutput.map { ProgressBar(output: $0, total: chunks.size) }
+        defer { progress?.finish() }
+        var batch: [(place: String, document: Document)] = []
+        var generatedKeys = false
+        func flush() throws {
+            // A new collection gets its first documents one at a time, so
+            // that the one creating it is not in a batch whose rollback
+            // would take the collection with it.
+            try insert(batch, into: target, oneByOne: isNew && report.imported == 0, afterGeneratedKeys: generatedKeys,
+                       reader: reader, report: &report)
+            batch.removeAll(keepingCapacity: true)
+        }
+        func add(_ place: String, _ document: Document, named: Bool) {
+            switch pass {
+            case .namedKeys where !named, .generatedKeys where named: return
+            case .inFileOrder where !named: generatedKeys = true
+            default: break
+            }
+            batch.append((place, document))
+        }
+        try reader.read(&chunks) { entry, bytesRead in
+            try interruption?.check("interrupted: nothing was imported, \(collection) is unchanged")
+            switch entry.document {
+            // The second pass inserts the documents without "id": bad lines
+            // were dealt with in the first.
+            case .success(.value(let document)) where pass == .generatedKeys:
+                if document["id"] == nil { add(entry.place, .value(document), named: false) }
+            case .success(.text(let text, let id)) where pass == .generatedKeys:
+                if id == nil { add(entry.place, .text(text, id: nil), named: false) }
+            case .failure where pass == .generatedKeys:
+                break
+            case .success(.value(let document)):
+                if let document = try keyed(document, place: entry.place, report: &report),
+                   try ImportKeys.admit(document["id"], skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                    add(entry.place, .value(document), named: document["id"] != nil)
+                }
+            case .success(.text(let text, let id)):
+                // The reader wrote the key (--key included) into the text.
+                if try ImportKeys.admit(id, skipOrStop: { try skipOrStop(entry.place, $0, report: &report) }) {
+                    add(entry.place, .text(text, id: id), named: id != nil)
+                }
+            case .failure(let error):
+                try skipOrStop(entry.place, error.description, report: &report)
+            }
+            if batch.count >= batchSize {
+                try flush()
+                progress?.update(done: bytesRead, documents: report.imported)
+            }
+        }
+        try flush()
     }
 
     /// Why the import stopped, how far it had got, and that nothing was kept.
@@ -200,7 +260,7 @@ struct Importer {
     /// then would be committed on its own.
     private func insert(
         _ batch: [(place: String, document: Document)], into target: any ImportTarget, oneByOne: Bool,
-        reader: EntryReader, report: inout ImportReport
+        afterGeneratedKeys: Bool, reader: EntryReader, report: inout ImportReport
     ) throws {
         guard !batch.isEmpty else { return }
         if !oneByOne {
@@ -217,6 +277,7 @@ struct Importer {
                 try insert([document], into: target)
                 report.imported += 1
             } catch let error as DocStoreError where error.isAboutOneDocument {
+                if case .duplicateKey = error, afterGeneratedKeys, document.hasKey { throw KeyGeneratedBeforeNamed() }
                 try skipOrStop(place, reason(error, place: place, reader: reader, shown: !options.skipBad || report.skippedExamples.count < 5), report: &report)
             }
         }

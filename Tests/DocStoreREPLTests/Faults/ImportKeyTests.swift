@@ -47,6 +47,28 @@ struct ImportKeyTests {
         #expect(try store.collection(named: "fresh").get(2)?["again"] == nil)
     }
 
+    /// A document without `"id"` got the next free key, which a later line
+    /// names as its own: the import failed calling it a key the collection
+    /// held, and with --skip-bad dropped the named document (helper-41). Named
+    /// keys now go first; the others get keys after them, in file order.
+    @Test func aGeneratedKeyNeverTakesAKeyALaterLineNames() throws {
+        let path = try file("{\"id\": 1}\n{\"x\": \"first\"}\n{\"id\": 2, \"a\": \"two\"}\n{\"x\": \"second\"}\n{\"id\": 3}\n")
+        for options in [ImportOptions(), ImportOptions(skipBad: true)] {
+            let collection = options.skipBad ? "skipping" : "fresh"
+            let report = try run(path, into: collection, options).get()
+            #expect(report.imported == 5 && report.skipped == 0, "\(report.summary)")
+            let documents = try store.collection(named: collection).sorted { $0["id"] }.fetch()
+            #expect(documents == [["id": 1], ["id": 2, "a": "two"], ["id": 3], ["id": 4, "x": "first"], ["id": 5, "x": "second"]], "\(documents)")
+        }
+        // A real repeat is still named once, with both lines.
+        let repeated = try file("{\"x\": 0}\n{\"id\": 7}\n{\"id\": 7}\n", "repeated.ndjson")
+        let text = message(run(repeated, into: "other"))
+        #expect(text.contains("line 3 of \(repeated): duplicate key 7: line 2 of the file has the same key"), "\(text)")
+        let skipped = try run(repeated, into: "other", ImportOptions(skipBad: true)).get()
+        #expect(skipped.imported == 2 && skipped.skipped == 1, "\(skipped.summary)")
+        #expect(try store.collection(named: "other").keys() == [7, 8].map { DocumentKey.integer($0) })
+    }
+
     @Test func aKeyAlreadyStoredSaysSo() throws {
         try store.collection(named: "items").insert(["id": 3, "kept": true])
         let path = try file("{\"id\": 1}\n{\"id\": 2}\n{\"id\": 3}\n{\"id\": 4}\n")
