@@ -56,6 +56,10 @@ public final class PlainLineReader: LineReader {
     private var buffer: [UInt8] = []
     /// Where the next line starts in `buffer`.
     private var start = 0
+    /// How far `buffer` is known to hold no line break after `start`: a long
+    /// line is searched once, not again from its start after each chunk (a
+    /// 4 MiB line took 6.5 s, a 50 MiB one over 10 minutes).
+    private var searched = 0
     private var atEnd = false
 
     /// Reads `fileDescriptor` (standard input by default), which stays open.
@@ -65,9 +69,10 @@ public final class PlainLineReader: LineReader {
 
     public func readLine(prompt: String) throws(InvalidUTF8Line) -> String? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[max(start, searched)...].firstIndex(of: UInt8(ascii: "\n")) {
                 var line = buffer[start..<newline]
                 start = newline + 1
+                searched = start
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
                 return try InvalidUTF8Line.decode(line)
             }
@@ -77,6 +82,7 @@ public final class PlainLineReader: LineReader {
                 start = buffer.count
                 return try InvalidUTF8Line.decode(line)
             }
+            searched = buffer.count
             fill()
         }
     }
@@ -85,6 +91,7 @@ public final class PlainLineReader: LineReader {
     private func fill() {
         if start > 0 {
             buffer.removeFirst(start)
+            searched -= start
             start = 0
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

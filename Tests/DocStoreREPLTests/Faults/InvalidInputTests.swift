@@ -46,6 +46,28 @@ struct InvalidInputTests {
         #expect(try reader.readLine(prompt: "") == nil)
     }
 
+    /// Lines longer than a read (64 KiB), and line breaks on either side of a
+    /// read's end, come back whole: the reader now searches a long line for
+    /// its end once, not again after each read (see
+    /// Benchmarks/scripts/line-length-scaling.sh).
+    @Test func linesSpanningManyReadsComeBackWhole() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = ["short", String(repeating: "a", count: 300_000), String(repeating: "b", count: 65_535),
+                     String(repeating: "c", count: 65_536), "", "é" + String(repeating: "d", count: 131_071), "crlf"]
+        let path = directory.appendingPathComponent("lines.txt").path
+        try Data((lines.joined(separator: "\n") + "\r\nlast without newline").utf8).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let reader = PlainLineReader(fileDescriptor: descriptor)
+        for expected in lines + ["last without newline"] {
+            let line = try reader.readLine(prompt: "")
+            #expect(line == expected, "a line of \(expected.utf8.count) bytes came back as \(line?.utf8.count ?? -1)")
+        }
+        #expect(try reader.readLine(prompt: "") == nil)
+    }
+
     @Test func anInteractiveSessionReportsAndGoesOn() throws {
         let harness = try SessionHarness()
         let reader = ScriptedLineReader([.success("teams.filter {"), .failure(InvalidUTF8Line(column: 7, byte: 0xFF)), .success("teams.count()")])
