@@ -160,12 +160,33 @@ public final class REPLSession {
         pending = ""
     }
 
-    /// Ends the input: an open block is parsed as it is (and reports what is missing).
+    /// Ends the input: an open block is parsed as it is (and reports what is
+    /// missing). In a script, a bracket never closed took every line after it
+    /// into its command: the error names the bracket and the lines it took,
+    /// and with `--keep-going` those lines then run as the commands they are
+    /// (`a.count(` swallowed every insert after it, said "expected ')'" at the
+    /// next line, and never said they hadn't run).
     public func finishInput() -> FeedResult {
         guard !pending.isEmpty else { return .done }
         let text = pending
         pending = ""
-        return execute(text, firstLine: firstLine)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard inScript, InputBalance.isIncomplete(text), let unclosed = InputBalance.firstUnclosed(text),
+              unclosed.line + 1 < lines.count else {
+            return execute(text, firstLine: firstLine)
+        }
+        let openerLine = pendingStartLine + unclosed.line
+        let taken = openerLine + 1 == lineNumber ? "line \(lineNumber)" : "lines \(openerLine + 1)–\(lineNumber)"
+        report("error at line \(openerLine), column \(unclosed.column): this \"\(unclosed.bracket)\" is never closed, so its command took in \(taken) and ran none of it"
+               + (options.keepGoing ? "; running \(taken == "line \(lineNumber)" ? "it" : "them") as commands of their own" : ""))
+        guard options.keepGoing else { return .failed }
+        scriptFailed = true
+        lineNumber = openerLine
+        for line in lines[(unclosed.line + 1)...] {
+            if feed(String(line)) == .quit { return .quit }
+        }
+        _ = finishInput()  // the lines' own open block, if any
+        return .failed
     }
 
     /// Where error locations count lines from: a script's lines when input is

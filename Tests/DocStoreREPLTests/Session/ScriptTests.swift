@@ -58,6 +58,24 @@ struct ScriptTests {
         #expect(clean.status == 0, "\(clean.stderr)")
     }
 
+    /// A bracket never closed took every line after it into its command: the
+    /// error was "expected ')'" at the next line, and nothing said the inserts
+    /// after it never ran (helper-41). The error names the bracket and the
+    /// lines it took; --keep-going runs them as the commands they are.
+    @Test func anUnclosedBracketNamesTheLinesItTookAndKeepGoingRunsThem() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = "a.insert({\"id\": 1})\na.count(\na.insert({\"id\": 2})\na.insert({\"id\": 3})\n"
+        for keepGoing in [false, true] {
+            let store = directory.appendingPathComponent("s\(keepGoing).sqlite").path
+            let run = try runProcess(try docstoreBinary(), [store] + (keepGoing ? ["--keep-going"] : []), input: script)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("error at line 2, column 8: this \"(\" is never closed, so its command took in lines 3–4 and ran none of it"), "\(run.stderr)")
+            let keys = try runProcess(try docstoreBinary(), [store, "--mode", "ndjson", "-c", "a.keys()"])
+            #expect(keys.stdout == (keepGoing ? "[1,2,3]\n" : "[1]\n"), "\(keys.stdout)")
+        }
+    }
+
     @Test func aScriptWithoutErrorsExitsZeroWithKeepGoing() throws {
         let result = try runProcess(try docstoreBinary(), ["--keep-going"], input: "teams.count()\nplayers.count()\n")
         #expect(result.status == 0)
