@@ -49,9 +49,12 @@ struct AtomicFileWriter: ~Copyable {
         let target = try Self.checkedTarget(requested)
         let folder = (target.path as NSString).deletingLastPathComponent
         let name = (target.path as NSString).lastPathComponent
-        // Hidden, named after the target, unique: never mistaken for the export
-        // itself, never colliding with another writer's.
-        let temporary = (folder.isEmpty ? "." : folder) + "/.\(name).\(UUID().uuidString.prefix(8)).partial"
+        // Hidden, named after the target and the writing process, unique:
+        // never mistaken for the export itself, never colliding with another
+        // writer's, and recognised as stale once its process is gone.
+        let directory = folder.isEmpty ? "." : folder
+        Self.removeStaleTemporaries(of: name, in: directory)
+        let temporary = directory + "/.\(name).\(getpid()).\(UUID().uuidString.prefix(8)).partial"
         // O_EXCL: never open a file someone else made; 0666 as any new file
         // (the umask applies), unless the old file's mode is restored below.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
@@ -71,6 +74,20 @@ struct AtomicFileWriter: ~Copyable {
         self.temporaryPath = temporary
         self.descriptor = descriptor
         self.pendingToken = PendingFiles.register(temporary: temporary, target: target.path, descriptor: descriptor)
+    }
+
+    /// Removes the temporary files of `name` that a writer killed before it
+    /// could clean up (SIGKILL, a power cut) left in `folder`: hidden, often
+    /// large, and never reused. Only those whose process is gone: another
+    /// live writer's file is its own.
+    private static func removeStaleTemporaries(of name: String, in folder: String) {
+        let prefix = ".\(name)."
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".partial") {
+            let parts = entry.dropFirst(prefix.count).dropLast(".partial".count).split(separator: ".")
+            guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder + "/" + entry)
+        }
     }
 
     /// How many of the first bytes written are whole (nil: none), which a

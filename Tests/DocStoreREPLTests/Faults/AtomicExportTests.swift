@@ -39,6 +39,41 @@ struct AtomicExportTests {
         (FileManager.default.subpaths(atPath: directory.path) ?? []).sorted()
     }
 
+    /// An export killed with SIGKILL can't remove its hidden temporary file
+    /// (megabytes, never reused): the next write of the same file removes it,
+    /// and leaves alone one whose process still runs (helper-41).
+    @Test(.timeLimit(.minutes(1)))
+    func aKilledExportsTemporaryFileIsRemovedByTheNextExport() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storePath = path("s.sqlite")
+        let fileStore = try DocumentStore(path: storePath)
+        try fileStore.collection(named: "big").insert(contentsOf: (1...60_000).map {
+            ["id": .integer(Int64($0)), "text": .string(String(repeating: "t", count: 200))]
+        })
+        try fileStore.close()
+        let process = Process()
+        process.executableURL = try docstoreBinary()
+        process.arguments = [storePath, "-c", ".export big \(path("out.ndjson"))"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+        let partials = { (try? FileManager.default.contentsOfDirectory(atPath: self.directory.path))?.filter { $0.hasSuffix(".partial") } ?? [] }
+        let deadline = Date().addingTimeInterval(30)
+        while partials().isEmpty, process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let stale = partials()
+        try #require(stale.count == 1, "the killed export left its temporary file: \(stale)")
+        // Another live writer's file (this process's) is left alone.
+        let live = ".out.ndjson.\(getpid()).abcdef12.partial"
+        try Data("writing".utf8).write(to: directory.appendingPathComponent(live))
+
+        #expect(try export(to: path("out.ndjson")).get() == 3000)
+        #expect(partials() == [live], "\(partials())")
+        #expect(try String(contentsOfFile: path("out.ndjson"), encoding: .utf8).split(separator: "\n").count == 3000)
+    }
+
     @Test func aDirectoryWithFilesIsRefusedAndLeftWhole() throws {
         let folder = path("backup.ndjson")
         try FileManager.default.createDirectory(atPath: folder + "/inner", withIntermediateDirectories: true)
