@@ -20,6 +20,10 @@ public enum CopyLauncher {
         let (output, errors) = FileDescriptorOutput.standardStreams()
         var opened: [any CopyEndpoint] = []
         defer { for endpoint in opened { (endpoint as? PostgresBackend)?.close() } }
+        // A store file this copy creates is removed when the copy fails: an
+        // empty store (and on a full disk its log, keeping the disk full) was
+        // left behind. The source is untouched, so nothing is lost.
+        let createsFile = !PostgresBackend.isURL(destination) && !FileManager.default.fileExists(atPath: destination)
         do {
             guard source != destination else { throw CommandError("the source and the destination are the same store") }
             if salvage, PostgresBackend.isURL(source) {
@@ -53,6 +57,11 @@ public enum CopyLauncher {
             return complete && output.writeFailure == nil ? 0 : 1
         } catch {
             errors.write("docstore copy: \(error)\n")
+            if createsFile, FileManager.default.fileExists(atPath: destination) {
+                if opened.count == 2, let store = (opened[1] as? SQLiteBackend)?.store { try? store.close() }
+                for file in [destination, destination + "-wal", destination + "-shm"] { unlink(file) }
+                errors.write("docstore copy: removed \(destination), which this copy had created\n")
+            }
             return 1
         }
     }

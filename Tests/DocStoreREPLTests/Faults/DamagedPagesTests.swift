@@ -119,9 +119,18 @@ struct DamagedPagesTests {
         #expect(check.stdout.contains("damaged pages (events)"), "\(check.stdout)")
 
         // A plain copy refuses the damaged collection and says what to do.
-        let plain = try runProcess(binary, ["copy", path, directory.appendingPathComponent("plain.sqlite").path])
+        let plainPath = directory.appendingPathComponent("plain.sqlite").path
+        let plain = try runProcess(binary, ["copy", path, plainPath])
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("docstore copy --salvage"), "\(plain.stderr)")
+        // The store file the failed copy created is gone (an empty store was
+        // left behind); an existing destination stays, as it was.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("plain.sqlite") }.isEmpty)
+        #expect(plain.stderr.contains("removed \(plainPath), which this copy had created"), "\(plain.stderr)")
+        let existing = directory.appendingPathComponent("existing.sqlite").path
+        try runProcess(binary, [existing, "-c", #"kept.insert({"id": 1})"#]).expectSuccess()
+        #expect(try runProcess(binary, ["copy", path, existing]).status == 1)
+        #expect(try runProcess(binary, [existing, "-c", "kept.count()"]).stdout == "1\n")
 
         let rescued = directory.appendingPathComponent("rescued.sqlite").path
         let salvage = try runProcess(binary, ["copy", "--salvage", path, rescued])
