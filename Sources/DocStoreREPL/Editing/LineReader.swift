@@ -61,6 +61,10 @@ public final class PlainLineReader: LineReader {
     /// 4 MiB line took 6.5 s, a 50 MiB one over 10 minutes).
     private var searched = 0
     private var atEnd = false
+    /// Whether no line was read yet: the first may start with a byte-order
+    /// mark, which editors on Windows write, and which is dropped as `.import`
+    /// drops it (it was an "unexpected character" no one could see).
+    private var isFirstLine = true
 
     /// Reads `fileDescriptor` (standard input by default), which stays open.
     public init(fileDescriptor: Int32 = STDIN_FILENO) {
@@ -74,17 +78,23 @@ public final class PlainLineReader: LineReader {
                 start = newline + 1
                 searched = start
                 if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                return try InvalidUTF8Line.decode(line)
+                return try decode(line)
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
                 let line = buffer[start...]
                 start = buffer.count
-                return try InvalidUTF8Line.decode(line)
+                return try decode(line)
             }
             searched = buffer.count
             fill()
         }
+    }
+
+    private func decode(_ line: ArraySlice<UInt8>) throws(InvalidUTF8Line) -> String {
+        defer { isFirstLine = false }
+        if isFirstLine, line.starts(with: [0xEF, 0xBB, 0xBF]) { return try InvalidUTF8Line.decode(line.dropFirst(3)) }
+        return try InvalidUTF8Line.decode(line)
     }
 
     /// Reads the next chunk; end of input (or a read error) ends the lines.

@@ -230,7 +230,15 @@ struct Importer {
     private func keyed(_ document: JSONValue, place: String, report: inout ImportReport) throws -> JSONValue? {
         guard let field = options.keyField, case .object(var members) = document else { return document }
         guard let key = members[field], key.stringValue != nil || key.numberValue != nil else {
-            try skipOrStop(place, "no \(DocumentKeyQuoting.quoted(field)) to use as the key", report: &report)
+            let name = DocumentKeyQuoting.quoted(field)
+            let reason = if let value = members[field] {
+                "its \(name) is \(JSONText().string(value)), not an integer or a string (a document's key)"
+            } else if field.contains(".") {
+                "no \(name) to use as the key (--key takes the name of a top-level field, not a path)"
+            } else {
+                "no \(name) to use as the key"
+            }
+            try skipOrStop(place, reason, report: &report)
             return nil
         }
         // An "id" of its own is data: never overwritten by another field's value.

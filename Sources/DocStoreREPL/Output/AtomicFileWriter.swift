@@ -189,6 +189,13 @@ struct AtomicFileWriter: ~Copyable {
         String(cString: strerror(code)).lowercased()
     }
 
+    /// Refuses `path` now if it could never be written (a directory, a missing
+    /// folder, a read-only file…), as opening it would: `.once` names its file
+    /// before the command whose results go there, and its error belongs to it.
+    static func checkWritable(_ path: String) throws {
+        _ = try checkedTarget(path)
+    }
+
     /// The file to write for `path`, and its mode if it exists: refuses
     /// directories (and links to them), other special files, and missing folders.
     private static func checkedTarget(_ path: String) throws -> (path: String, existing: stat?) {

@@ -45,6 +45,7 @@ extension REPLSession {
                     outputSettings.file = file
                 }
             case .once(let path):
+                try AtomicFileWriter.checkWritable(path)
                 outputSettings.oncePath = path
             case .maxRows(let limit?):
                 outputSettings.rowLimit = limit

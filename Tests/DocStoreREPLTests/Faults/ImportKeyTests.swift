@@ -98,4 +98,13 @@ struct ImportKeyTests {
         #expect(report.imported == 3 && report.skipped == 1, "\(report.summary)")
         #expect(try store.collection(named: "fresh").keys() == ["a", "b", "d"].map { DocumentKey.string($0) })
     }
+
+    /// `--key` naming a field that holds an object said "no "code""; a dotted
+    /// name said the same of a nested field it doesn't reach.
+    @Test func keyFieldThatCantBeAKeySaysWhy() throws {
+        let object = try file("{\"code\": {\"a\": 1}}\n", "object.ndjson")
+        #expect(message(run(object, ImportOptions(keyField: "code"))).contains(#"line 1 of \#(object): its "code" is {"a":1}, not an integer or a string"#))
+        let nested = try file("{\"c\": {\"d\": 1}}\n", "nested.ndjson")
+        #expect(message(run(nested, ImportOptions(keyField: "c.d"))).contains("(--key takes the name of a top-level field, not a path)"))
+    }
 }

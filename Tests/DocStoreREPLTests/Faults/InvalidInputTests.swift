@@ -68,6 +68,19 @@ struct InvalidInputTests {
         #expect(try reader.readLine(prompt: "") == nil)
     }
 
+    /// A script saved with a byte-order mark (as Windows editors do) ran its
+    /// first command as "unexpected character" with nothing visible.
+    @Test func aByteOrderMarkBeforeTheFirstLineIsDropped() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("bom.docstore")
+        try (Data([0xEF, 0xBB, 0xBF]) + Data("teams.count()\n\u{FEFF}x\n".utf8)).write(to: script)
+        let run = try runProcess(try docstoreBinary(), ["-c", ".read \(script.path)"])
+        #expect(run.stdout == "4\n" && run.stderr.contains("line 2"), "only the first line's mark is dropped: \(run.stderr)")
+        let piped = try runProcess(try docstoreBinary(), [], inputBytes: Data([0xEF, 0xBB, 0xBF]) + Data("teams.count()\n".utf8))
+        #expect(piped.status == 0 && piped.stdout == "4\n", "\(piped.stderr)")
+    }
+
     @Test func anInteractiveSessionReportsAndGoesOn() throws {
         let harness = try SessionHarness()
         let reader = ScriptedLineReader([.success("teams.filter {"), .failure(InvalidUTF8Line(column: 7, byte: 0xFF)), .success("teams.count()")])

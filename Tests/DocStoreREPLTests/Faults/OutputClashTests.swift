@@ -54,6 +54,9 @@ struct OutputClashTests {
             let run = try runProcess(try docstoreBinary(), [store] + commands.flatMap { ["-c", $0] })
             #expect(run.status == 1 && run.stderr.contains("is the file") && run.stderr.contains("whichever is put in place last"), "\(commands): \(run.stderr)")
         }
+        // A file .once can never write is its own error, not the next command's.
+        let missing = try runProcess(try docstoreBinary(), [store, "-c", ".once " + directory.appendingPathComponent("no/x.txt").path, "-c", "teams.count()"])
+        #expect(missing.status == 1 && missing.stderr.contains("error in -c 1") && missing.stderr.contains("does not exist"), "\(missing.stderr)")
         // Apart, they work.
         let apart = try runProcess(try docstoreBinary(), [store, "-c", ".output " + file, "-c", "teams.count()", "-c", ".once " + file + "2", "-c", "teams.count { $0.id == 1 }"])
         #expect(apart.status == 0, "\(apart.stderr)")
