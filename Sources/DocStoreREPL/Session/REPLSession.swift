@@ -176,9 +176,10 @@ public final class REPLSession {
             return execute(text, firstLine: firstLine)
         }
         let openerLine = pendingStartLine + unclosed.line
-        let taken = openerLine + 1 == lineNumber ? "line \(lineNumber)" : "lines \(openerLine + 1)–\(lineNumber)"
+        let single = openerLine + 1 == lineNumber
+        let taken = single ? "line \(lineNumber)" : "lines \(openerLine + 1)–\(lineNumber)"
         report("error at line \(openerLine), column \(unclosed.column): this \"\(unclosed.bracket)\" is never closed, so its command took in \(taken) and ran none of it"
-               + (options.keepGoing ? "; running \(taken == "line \(lineNumber)" ? "it" : "them") as commands of their own" : ""))
+               + (options.keepGoing ? "; running \(single ? "it" : "them") as commands of their own" : ""))
         guard options.keepGoing else { return .failed }
         scriptFailed = true
         lineNumber = openerLine
