@@ -79,6 +79,15 @@ extension PostgresDocumentStore {
         try await PostgresSession.pool(client).rows(PostgresStoreSQL.unrecordedTables, [], collection: nil).map { try $0.decode(String.self) }
     }
 
+    /// The collections whose table another program replaced with one of its
+    /// own (not an ordinary table of a key and a jsonb body): its rows are not
+    /// documents, so listings don't count them.
+    public func foreignTables() async throws -> [String] {
+        guard try await PostgresSession.pool(client).rows(PostgresStoreSQL.tableExists, [.text(PostgresStoreSQL.catalogTable)], collection: nil)
+            .first?.decode(Bool.self) == true else { return [] }
+        return try await PostgresSession.pool(client).rows(PostgresStoreSQL.foreignTables, [], collection: nil).map { try $0.decode(String.self) }
+    }
+
     /// Moves a collection's damaged documents (see ``check(collection:)``) into
     /// `<name>_damaged`, their key and text unchanged, and deletes them, in one
     /// transaction, as a file store's `repair` does.

@@ -23,6 +23,17 @@ extension DocumentStore {
         try readAccess { db in try Catalog.unrecordedTables(in: db) }
     }
 
+    /// The collections whose table another program replaced with one of its
+    /// own (not a key and a body): its rows are not documents, so listings
+    /// don't count them (``check(collection:)`` says what to do).
+    public func foreignTables() throws -> [String] {
+        try readAccess { db in
+            try Catalog.readableCollections(in: db).map(\.name).filter { name in
+                try db.tableExists(name) && !Catalog.isDocumentTable(name, in: db)
+            }
+        }
+    }
+
     private func checkStore() throws -> StoreCheck {
         var report = try read { _ in
             try access(collection: nil) {

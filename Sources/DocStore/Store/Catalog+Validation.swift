@@ -23,12 +23,6 @@ public struct CatalogProblem: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Catalog {
-    /// Checks the catalog against the tables and indexes SQLite holds: every
-    /// collection has its table and a known key kind; every index recorded for
-    /// an existing collection exists on its table, unique exactly when recorded
-    /// so; no `docstore_ix_*` index, and no search index's or field columns'
-    /// object, exists that the catalog does not record. Reads names as text whatever their
-    /// storage class, so a damaged row is reported, not trapped on.
     /// Whether the table `name`, which exists, is shaped as DocStore makes a
     /// collection's: a key and a TEXT body, nothing else (a table with more
     /// columns holds more than documents, and dropping it would lose them).
@@ -38,6 +32,12 @@ extension Catalog {
         return types.count == 2 && types["key"] != nil && types["body"] == "TEXT"
     }
 
+    /// Checks the catalog against the tables and indexes SQLite holds: every
+    /// collection has its table and a known key kind; every index recorded for
+    /// an existing collection exists on its table, unique exactly when recorded
+    /// so; no `docstore_ix_*` index, and no search index's or field columns'
+    /// object, exists that the catalog does not record. Reads names as text whatever their
+    /// storage class, so a damaged row is reported, not trapped on.
     static func validationProblems(in db: Database) throws -> [CatalogProblem] {
         var problems: [CatalogProblem] = []
         for row in try Row.fetchAll(db, sql: """

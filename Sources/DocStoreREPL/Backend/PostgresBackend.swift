@@ -211,6 +211,11 @@ final class PostgresBackend: REPLBackend {
         return try Self.wait { try await collection.dropIndex(on: fields) }
     }
 
+    func foreignTables() throws -> [String] {
+        let store = store
+        return try Self.wait { try await store.foreignTables() }
+    }
+
     func indexes(_ name: String) throws -> [IndexInfo] {
         let collection = collection(name)
         return try Self.wait { try await collection.indexes() }

@@ -60,6 +60,8 @@ protocol REPLBackend: AnyObject {
     func createIndex(_ collection: String, on fields: [FieldPath], unique: Bool) throws -> IndexInfo
     func dropIndex(_ collection: String, on fields: [FieldPath]) throws -> Bool
     func indexes(_ collection: String) throws -> [IndexInfo]
+    /// The collections whose table another program replaced with its own.
+    func foreignTables() throws -> [String]
     /// A field change on every document of the collection (rename, copy,
     /// remove, default), its indexes following.
     func changeField(_ collection: String, _ change: FieldChangeCommand) throws -> FieldChangeSummary

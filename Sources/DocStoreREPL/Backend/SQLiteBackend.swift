@@ -114,6 +114,8 @@ final class SQLiteBackend: REPLBackend {
         try store.collection(named: collection).dropIndex(on: fields)
     }
 
+    func foreignTables() throws -> [String] { try store.foreignTables() }
+
     func indexes(_ collection: String) throws -> [IndexInfo] {
         try store.collection(named: collection).indexes()
     }

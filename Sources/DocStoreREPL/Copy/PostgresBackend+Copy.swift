@@ -15,14 +15,14 @@ extension PostgresBackend: CopyEndpoint {
         }
     }
 
-    /// Holds one `REPEATABLE READ` transaction while `body` runs, in which every
-    /// page is read: page by page outside it, a commit made during a copy
-    /// landed half in the copy, which its checksum then verified.
     func unrecordedTables() throws -> [String] {
         let store = store
         return try Self.wait { try await store.unrecordedTables() }
     }
 
+    /// Holds one `REPEATABLE READ` transaction while `body` runs, in which every
+    /// page is read: page by page outside it, a commit made during a copy
+    /// landed half in the copy, which its checksum then verified.
     func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
         let store = store
         let held = HeldTransaction<PostgresTransaction> { work in

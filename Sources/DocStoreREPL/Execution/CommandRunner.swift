@@ -241,17 +241,9 @@ final class CommandRunner {
         let infos = try backend.collections()
         if infos.isEmpty { return "no collections yet (insert a document or .import a file to create one)" }
         let width = infos.map { TerminalText.displayWidth(TerminalText.printable($0.name)) }.max() ?? 0
+        let foreign = Set(try backend.foreignTables())
         return try infos.map { info in
-            var details: String
-            do {
-                details = "\(CommandResult.plural(try backend.count(info.name, DocumentQuery()), "document")), key: \(info.keyKind)"
-            } catch DocStoreError.corruptStore {
-                // One collection on damaged pages must not hide the others.
-                details = "damaged pages: can't be counted (.check \(DocumentKey.commandArgument(info.name))), key: \(info.keyKind)"
-            } catch DocStoreError.missingTable {
-                // Nor one whose table another program dropped.
-                details = "its table is missing: can't be counted (.check \(DocumentKey.commandArgument(info.name))), key: \(info.keyKind)"
-            }
+            var details = try countDetails(info, foreign: foreign.contains(info.name)) + ", key: \(info.keyKind)"
             let indexes = try backend.indexes(info.name)
             if !indexes.isEmpty {
                 details += ", indexes: " + indexes.map { index in
@@ -267,6 +259,23 @@ final class CommandRunner {
             }
             return TerminalText.padded(TerminalText.printable(info.name), toWidth: width) + "  (\(details))"
         }.joined(separator: "\n")
+    }
+
+    /// `4 documents`, or why the collection can't be counted.
+    private func countDetails(_ info: CollectionInfo, foreign: Bool) throws -> String {
+        let check = ".check \(DocumentKey.commandArgument(info.name))"
+        // Another program's rows are not documents: counting them passed them
+        // off as the collection's.
+        if foreign { return "another program's table stands in its place, not documents: not counted (\(check))" }
+        do {
+            return CommandResult.plural(try backend.count(info.name, DocumentQuery()), "document")
+        } catch DocStoreError.corruptStore {
+            // One collection on damaged pages must not hide the others.
+            return "damaged pages: can't be counted (\(check))"
+        } catch DocStoreError.missingTable {
+            // Nor one whose table another program dropped.
+            return "its table is missing: can't be counted (\(check))"
+        }
     }
 
     /// Field paths, the JSON types seen, and in how many sampled documents.

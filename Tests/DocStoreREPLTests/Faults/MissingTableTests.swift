@@ -70,6 +70,10 @@ struct ForeignTableChecks {
         let own = try runProcess(try docstoreBinary(), [store, "-c", ".check b"])
         #expect(own.status == 1 && own.stdout.contains(#"the table "b" is not a collection's"#), "\(own.stdout)\(own.stderr)")
         #expect(check.stdout.contains("no damaged documents in a"), "the others are checked: \(check.stdout)\(check.stderr)")
+        // The listing doesn't pass its rows off as b's documents (it counted them).
+        let listing = try runProcess(try docstoreBinary(), [store, "-c", ".collections"])
+        #expect(listing.status == 0 && listing.stdout.contains("b  (another program's table stands in its place, not documents: not counted (.check b), key: integer)"), "\(listing.stdout)\(listing.stderr)")
+        #expect(listing.stdout.contains("a  (1 document, key: integer)"), "\(listing.stdout)")
         let drop = try runProcess(try docstoreBinary(), [store, "-c", ".drop b"])
         #expect(drop.status == 1)
         #expect(drop.stderr.contains("dropping the collection would destroy them, so .drop refuses"), "\(drop.stderr)")

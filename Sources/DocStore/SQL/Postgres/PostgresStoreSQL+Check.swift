@@ -72,6 +72,14 @@ extension PostgresStoreSQL {
     /// a collection's: one another program made in its place is not.
     public static let isDocumentTable = "SELECT to_regclass(quote_ident($1)) IS NULL OR " + documentTableTest("to_regclass(quote_ident($1))")
 
+    /// The collections whose table another program replaced with one of its
+    /// own: name.
+    public static let foreignTables = """
+        SELECT c.name FROM \(catalogTable) c
+        WHERE to_regclass(quote_ident(c.name)) IS NOT NULL AND NOT \(documentTableTest("to_regclass(quote_ident(c.name))"))
+        ORDER BY 1
+        """
+
     /// Whether the relation `relation` (a regclass expression) is an ordinary
     /// table with a key and a jsonb body and no other column: not a view, not
     /// another program's table (triggers added to one broke its writes, and
