@@ -12,9 +12,13 @@ public struct JSONNumberLiteral: Sendable, CustomStringConvertible {
     /// The number as JSON text.
     public let text: String
 
-    /// The number `text` denotes, or nil when `text` is not a JSON number.
+    /// The number `text` denotes, or nil when `text` is not a JSON number, or
+    /// is one past a `Double`'s range (beyond ±1.8e308, such as `1e400`):
+    /// SQLite reads those as infinity and DocStore's reader refuses them, so a
+    /// document holding one, once stored, could not be read back (its whole
+    /// collection's reads failed on it).
     public init?(_ text: String) {
-        guard Self.isJSONNumber(text.utf8) else { return nil }
+        guard Self.isJSONNumber(text.utf8), Double(text)?.isFinite == true else { return nil }
         self.text = text
     }
 

@@ -184,7 +184,7 @@ struct Lexer {
             // Past Int64 (`-9223372036854775808` is a minus and 2^63): exact
             // digits, compared by value, as a JSON literal's are.
             if let literal = JSONNumberLiteral(text) { return .real(literal.value) }
-            throw REPLSyntaxError("integer literal \(text.count > 30 ? String(text.prefix(30)) + "…" : text) overflows a 64-bit integer", at: start)
+            throw REPLSyntaxError("integer literal \(text.count > 30 ? String(text.prefix(30)) + "…" : text) is out of range (past ±1.8e308, where a number can no longer be read as a Double)", at: start)
         }
         return .integer(value)
     }

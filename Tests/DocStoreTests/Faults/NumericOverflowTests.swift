@@ -98,4 +98,18 @@ struct NumericOverflowTests {
         let keys = try notes.insert(contentsOf: [["text": "a"], ["id": 2, "text": "b"], ["text": "c"]])
         #expect(keys == [.integer(1), .integer(2), .integer(3)])
     }
+
+    /// A number past a Double's range made as an exact literal (`1e400`) was
+    /// stored, then every read of its collection failed on it as a damaged
+    /// document (helper-43): no such literal can be made now. One just inside
+    /// the range, and a tiny one, still keep their digits.
+    @Test func aNumberPastADoublesRangeCannotBeMadeSoNeverStored() throws {
+        for text in ["1e400", "-1e309", "1.7976931348623159e308", String(repeating: "9", count: 400)] {
+            #expect(JSONNumberLiteral(text) == nil, "\(text.prefix(30))")
+        }
+        let notes = try DocumentStore.inMemory().collection(named: "notes")
+        let kept = try ["1.7976931348623157e308", "1e-400", "123456789012345678901234567890"].map { try #require(JSONNumberLiteral($0)) }
+        try notes.insert(contentsOf: kept.enumerated().map { ["id": .integer(Int64($0.offset)), "n": .exactNumber($0.element)] })
+        #expect(try notes.fetch(DocumentQuery()).map { $0["n"] } == kept.map { $0.value })
+    }
 }
