@@ -63,8 +63,10 @@ final class ChangeTracker: Sendable {
         // checks the calling queue (`dispatch_get_specific`, which locks), a
         // tenth of an observed insert's time when called for each document.
         guard sqlite3_get_autocommit(db.sqliteConnection) == 0 else {
-            // Each write in autocommit mode was a commit of its own.
-            for write in batch { publish(CommittedWrites(writes: [write])) }
+            // In autocommit mode a batch is one statement's writes (a delete
+            // by query's rows), so one commit: one change set. Published a
+            // write at a time, it showed states that never existed.
+            publish(CommittedWrites(writes: batch))
             return
         }
         var writes = batch

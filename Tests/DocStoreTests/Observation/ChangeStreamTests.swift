@@ -50,6 +50,24 @@ struct ChangeStreamTests {
         #expect(Set(try #require(try await changes.next()).deleted) == Set(Self.keys(2, 3)))
     }
 
+    /// A delete by query is one statement and one commit: on a file store it
+    /// was reported as a change set per document, states that never existed
+    /// (helper-43).
+    @Test func aDeleteByQueryIsOneChangeSetOnAFileStore() async throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        let players = store.collection(Player.self)
+        try await players.insert(contentsOf: (1...5).map { Self.player($0) })
+        var changes = players.changes().makeAsyncIterator()
+        try await players.filter { $0.id > 2 }.delete()
+        try await players.insert(Self.player(9))
+        let deleted = try #require(try await changes.next())
+        #expect(Set(deleted.deleted) == Set(Self.keys(3, 4, 5)) && deleted.inserted.isEmpty, "one set for the one commit: \(deleted.deleted)")
+        #expect(try await changes.next()?.inserted == Self.keys(9))
+        try store.close()
+    }
+
     /// A batch insert hands its writes to the change tracker at its end, in one
     /// piece: they must keep their place among the transaction's other writes,
     /// and a batch that failed (its savepoint rolled back) must report nothing.
