@@ -10,6 +10,9 @@ protocol StoreObserver: AnyObject, Sendable {
     /// A transaction committed (or another process did). Called on the tracker's
     /// delivery queue, one commit at a time, in commit order.
     func storeDidCommit(_ committed: CommittedWrites)
+    /// The store was closed: end the observation with `error`. Called on the
+    /// delivery queue, after every commit published before the close.
+    func storeDidClose(_ error: any Error)
 }
 
 /// Records what each write transaction does, document by document, and hands it
@@ -34,6 +37,8 @@ final class ChangeTracker: Sendable {
         var observers: [ObjectIdentifier: any StoreObserver] = [:]
         /// How many observers watch each collection.
         var observedCounts: [String: Int] = [:]
+        /// Set when the store closes: an observer added after that is ended at once.
+        var closedError: (any Error)?
     }
 
     private let state = Mutex(State())
@@ -116,6 +121,10 @@ final class ChangeTracker: Sendable {
     /// other transaction is open while it is added.
     func add(_ observer: any StoreObserver, in db: Database) {
         let connection = ObjectIdentifier(db)
+        if let closed = state.withLock({ $0.closedError }) {
+            delivery.async { observer.storeDidClose(closed) }
+            return
+        }
         let needsHook = state.withLock { state in
             state.observers[ObjectIdentifier(observer)] = observer
             for name in observer.observedCollections { state.observedCounts[name, default: 0] += 1 }
@@ -141,6 +150,23 @@ final class ChangeTracker: Sendable {
             return true
         }
         if removed { observerCount.subtract(1, ordering: .releasing) }
+    }
+
+    /// Ends every observation with `error` (the store closed), after the
+    /// commits published before: each was left waiting for a commit that could
+    /// never come, and kept the store's connections open (helper-43).
+    func closeAll(with error: any Error) {
+        let observers = state.withLock { state in
+            state.closedError = error
+            let observers = Array(state.observers.values)
+            state.observers.removeAll()
+            state.observedCounts.removeAll()
+            return observers
+        }
+        observerCount.subtract(observers.count, ordering: .releasing)
+        delivery.async {
+            for observer in observers { observer.storeDidClose(error) }
+        }
     }
 
     /// Whether any observer is registered.

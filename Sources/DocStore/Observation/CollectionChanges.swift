@@ -103,6 +103,11 @@ final class ChangesObserver<Model: Codable & Sendable>: StoreObserver {
         }
     }
 
+    func storeDidClose(_ error: any Error) {
+        guard !isFinished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        continuation.finish(throwing: error)
+    }
+
     private func netChanges(_ committed: CommittedWrites) throws -> CollectionChanges<Model> {
         var changes = CollectionChanges<Model>()
         if committed.mayHaveChangedAnything { changes.isComplete = false }

@@ -60,6 +60,10 @@ final class LiveObserver<Raw: Equatable & Sendable, Value: Sendable>: StoreObser
         if affected { scheduleFetch() }
     }
 
+    func storeDidClose(_ error: any Error) {
+        finish(error)
+    }
+
     private func scheduleFetch() {
         let start = state.withLock { $0.schedule.request() }
         if start { store.executor.schedule { [self] in fetchUntilCurrent() } }

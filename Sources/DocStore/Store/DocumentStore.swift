@@ -127,8 +127,9 @@ public final class DocumentStore: Sendable {
     }
 
     /// Ends every connection to the store, moving the write-ahead log into the
-    /// store's file (so the file alone holds everything), and makes every later
-    /// call throw ``DocStoreError/storeClosed(path:)``. Closing twice is harmless.
+    /// store's file (so the file alone holds everything), ends every running
+    /// live query and change stream (their iteration throws), and makes every
+    /// later call throw ``DocStoreError/storeClosed(path:)``. Closing twice is harmless.
     /// An in-memory store's documents are gone once it is closed.
     ///
     /// A store also closes when its last reference goes away; `close()` makes the
@@ -144,6 +145,8 @@ public final class DocumentStore: Sendable {
         }
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         otherProcessMonitor.stop()
+        // Running observations end with the error new ones get.
+        changeTracker.closeAll(with: DocStoreError.storeClosed(path: path ?? ":memory:"))
         compileCatalogCache.removeAll()
         do {
             try closeConnections()

@@ -121,7 +121,17 @@ struct ChangeStreamTests {
         try await players.insert(Self.player(1))
         var results = players.query.values().makeAsyncIterator()
         #expect(try await results.next()?.count == 1)
+        var counts = players.query.observe { try $0.count() }.makeAsyncIterator()
+        #expect(try await counts.next() == 1)
+        var changes = players.changes().makeAsyncIterator()
         try store.close()
+        // Running observations end with storeClosed: they waited forever, and
+        // kept the store's connections open (helper-43).
+        for (name, next) in [("values", { _ = try await results.next() }), ("observe", { _ = try await counts.next() }),
+                             ("changes", { _ = try await changes.next() })] as [(String, () async throws -> Void)] {
+            let error = await #expect(throws: DocStoreError.self, "\(name)") { try await next() }
+            guard case .storeClosed? = error else { Issue.record("\(name): \(String(describing: error))"); continue }
+        }
         await #expect(throws: DocStoreError.self) {
             var afterClose = players.query.values().makeAsyncIterator()
             _ = try await afterClose.next()
