@@ -71,8 +71,8 @@ struct AggregateSumTests {
         sum.add("1")
         sum.add("1e999999999")
         #expect(!sum.isExact)
-        let values: [JSONValue] = [1, .exactNumber(try #require(JSONNumberLiteral("1e999999999"))), 0.5]
-        let total = try JSONOrder.$reading.withValue(.postgres) { try MirroredSum.of(values, average: false) }
-        #expect(total == .double(.infinity))
+        // Past a Double's range no document can hold it (see
+        // NumericOverflowTests), so no stored sum meets one.
+        #expect(JSONNumberLiteral("1e999999999") == nil)
     }
 }
