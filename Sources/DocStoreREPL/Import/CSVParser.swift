@@ -56,6 +56,8 @@ struct CSVParser {
     private var recordLine = 1
     private var line = 1
     private var quoteLine = 1
+    /// Which field of its record (from 1) that quote opened.
+    private var quoteField = 1
 
     /// The bytes of the record read so far and not yet emitted.
     var pendingRecordBytes: Int { copied.count }
@@ -104,6 +106,7 @@ struct CSVParser {
                     directStart = nil
                     state = .quoted
                     quoteLine = line
+                    quoteField = ranges.count + 1
                 default:
                     // The rest of an unquoted field in one go: up to the next separator.
                     state = .unquoted
@@ -121,6 +124,7 @@ struct CSVParser {
                 case Self.quote where state == .fieldStart:
                     state = .quoted
                     quoteLine = line
+                    quoteField = ranges.count + 1
                 case Self.comma:
                     endCopiedField()
                 case Self.newline:
@@ -180,7 +184,7 @@ struct CSVParser {
             line += 1
             return true
         default:
-            throw Failure(line: line, reason: "unexpected character after a closing quote (a quote inside a quoted field is written \"\")")
+            throw Failure(line: line, reason: "field \(ranges.count + 1): unexpected character after a closing quote (a quote inside a quoted field is written \"\")")
         }
         return false
     }
@@ -188,7 +192,7 @@ struct CSVParser {
     /// Ends the input: emits the last record (a file needn't end with a newline).
     mutating func finish(emit: (Record) throws -> Void) throws {
         if state == .quoted {
-            throw Failure(line: quoteLine, reason: "unterminated quoted field (the file ends inside it)")
+            throw Failure(line: quoteLine, reason: "field \(quoteField): unterminated quoted field (the file ends inside it)")
         }
         if state != .fieldStart || !ranges.isEmpty || !copied.isEmpty {
             if state == .unquoted, copied.last == Self.carriageReturn, copied.count > fieldStart { copied.removeLast() }

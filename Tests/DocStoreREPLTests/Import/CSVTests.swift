@@ -34,6 +34,20 @@ struct CSVTests {
         } catch {
             Issue.record("\(error)")
         }
+        // Each names the field too (helper-41: only the line was named), in
+        // records read in place and copied alike.
+        for chunkSize in [3, 64] {
+            for (text, line, field) in [("a,b,c\n1,\"x\"y,3\n", 2, 2), ("a,b,c\n1,2,\"open\n", 2, 3), ("\"x\"y\n", 1, 1)] {
+                do {
+                    _ = try records(text, chunkSize: chunkSize)
+                    Issue.record("no error for \(text)")
+                } catch let failure as CSVParser.Failure {
+                    #expect(failure.line == line && failure.reason.hasPrefix("field \(field): "), "\(text): \(failure)")
+                } catch {
+                    Issue.record("\(error)")
+                }
+            }
+        }
     }
 
     /// Random records written as RFC 4180 says (quoted when they hold a comma,
