@@ -87,7 +87,7 @@ extension DocumentCollection {
         try run(compiled, in: db) { statement in
             guard found == nil else { return }
             let key = statement.key(at: 0, kind: info.keyKind)
-            let values = try fields.indices.map { try statement.jsonValue(rankAt: Int32(1 + 2 * $0), collection: name, key: key) }
+            let values = try fields.indices.map { try statement.selectedField($0, collection: name, key: key) }
             if let previous, zip(previous, values).allSatisfy({ JSONOrder.equal($0, $1) }) {
                 group.append(key)
             } else {

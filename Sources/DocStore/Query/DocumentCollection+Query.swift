@@ -65,7 +65,7 @@ extension DocumentCollection {
         var rows: [[JSONValue]] = []
         try readRows({ try $0.fields(fields, query) }) { statement, info in
             let key = statement.key(at: 0, kind: info.keyKind)
-            rows.append(try fields.indices.map { try statement.jsonValue(rankAt: Int32(1 + 2 * $0), collection: name, key: key) })
+            rows.append(try fields.indices.map { try statement.selectedField($0, collection: name, key: key) })
         }
         return rows
     }
@@ -117,6 +117,17 @@ extension DocumentQuery {
 
 extension RawStatement {
     /// The JSON value a field's `rank, value` column pair holds (see ``FieldSQL``).
+    /// Field `index` of a row of ``QueryCompiler/fields(_:_:)``: its value, a
+    /// number with every digit its JSON text has.
+    func selectedField(_ index: Int, collection: String, key: DocumentKey?) throws -> JSONValue {
+        let rank = Int32(1 + 3 * index)
+        if columnType(at: rank + 2) == SQLITE_TEXT,
+           let number = JSONNumberLiteral(String(decoding: bytes(at: rank + 2), as: UTF8.self)) {
+            return number.value
+        }
+        return try jsonValue(rankAt: rank, collection: collection, key: key)
+    }
+
     func jsonValue(rankAt column: Int32, collection: String, key: DocumentKey?) throws -> JSONValue {
         let value = column + 1
         switch int64(at: column) {

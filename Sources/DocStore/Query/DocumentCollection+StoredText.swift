@@ -24,7 +24,7 @@ extension DocumentCollection {
             let key = statement.key(at: 0, kind: info.keyKind)
             values.removeAll(keepingCapacity: true)
             for index in fields.indices {
-                values.append(try statement.jsonValue(rankAt: Int32(1 + 2 * index), collection: name, key: key))
+                values.append(try statement.selectedField(index, collection: name, key: key))
             }
             try body(values)
         }

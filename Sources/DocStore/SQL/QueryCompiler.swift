@@ -108,13 +108,17 @@ struct QueryCompiler {
         try select("key", query)
     }
 
-    /// The key, then the rank and value of each field (two columns per field), in
-    /// the query's order.
+    /// The key, then three columns per field, in the query's order: its rank,
+    /// its value, and, for a number SQLite reads as a `Double` (every real, and
+    /// an integer past Int64), its JSON text, which keeps every digit
+    /// (`RawStatement.selectedField(_:collection:key:)` reads them). A selected
+    /// `Decimal` or `UInt64` came back rounded.
     func fields(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
         let reads = try columnReads()
         let columns = try paths.map { path -> SQLFragment in
             let field = try documentField(path, reads)
-            return field.rank + ", " + field.value
+            let exact = field.jsonText.map { "CASE WHEN typeof(" + field.value + ") = 'real' THEN " + $0 + " END" } ?? "NULL"
+            return field.rank + ", " + field.value + ", " + exact
         }
         return try select(.joined(["key"] + columns, separator: ", "), query, reads)
     }
