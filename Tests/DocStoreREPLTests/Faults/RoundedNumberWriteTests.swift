@@ -25,6 +25,29 @@ struct RoundedNumberWriteTests {
         let key = try runProcess(try docstoreBinary(), [path, "-c", #"big.insert({"id": 99999999999999999999})"#])
         #expect(key.stderr.contains(#"its "id" 99999999999999999999 is past the range of an integer key (64-bit, as Int64)"#), "\(key.stderr)")
     }
+
+    /// The stored side: a literal a Double holds exactly (0) matched a stored
+    /// `1e-400`, which SQLite reads as 0, and the update changed that document
+    /// (helper-42). A write whose selected documents hold such a number in a
+    /// compared field is refused, naming it; one that selects none runs.
+    @Test func aFileRefusesAWriteThatWouldTakeAStoredRoundedNumber() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        try runProcess(try docstoreBinary(), [path, "-c", #"e.insert([{"id": 3, "v": 0}, {"id": 4, "v": 1e-400}, {"id": 5, "v": [1e-400]}])"#]).expectSuccess()
+        for write in ["e.filter { $0.v.in([0, 0.3]) }.update { $0.v.remove() }", "e.filter { $0.v == 0 }.delete()",
+                      "e.filter { $0.v < 1 }.delete()"] {
+            let refused = try runProcess(try docstoreBinary(), [path, "-c", write])
+            #expect(refused.status == 1 && refused.stderr.contains("document 4 of \"e\" holds 1e-400 in v, a number a Double can't hold"), "\(write): \(refused.stderr)")
+        }
+        let inArray = try runProcess(try docstoreBinary(), [path, "-c", "e.filter { $0.v.contains(0) }.delete()"])
+        #expect(inArray.status == 1 && inArray.stderr.contains("document 5"), "\(inArray.stderr)")
+        let all = try runProcess(try docstoreBinary(), [path, "--mode", "ndjson", "-c", "e.all()"])
+        #expect(all.stdout == #"{"id":3,"v":0}"# + "\n" + #"{"id":4,"v":1e-400}"# + "\n" + #"{"id":5,"v":[1e-400]}"# + "\n", "\(all.stdout)")
+        // Selecting only documents without one, the write runs.
+        let fine = try runProcess(try docstoreBinary(), [path, "-c", "e.filter { $0.id == 3 && $0.v == 0 }.delete()"])
+        #expect(fine.status == 0 && fine.stderr.contains("deleted 1 document"), "\(fine.stderr)")
+    }
 }
 
 extension PostgresREPLTests {
