@@ -20,10 +20,13 @@ public enum CopyLauncher {
         let (output, errors) = FileDescriptorOutput.standardStreams()
         var opened: [any CopyEndpoint] = []
         defer { for endpoint in opened { (endpoint as? PostgresBackend)?.close() } }
-        // A store file this copy creates is removed when the copy fails: an
-        // empty store (and on a full disk its log, keeping the disk full) was
-        // left behind. The source is untouched, so nothing is lost.
-        let createsFile = !PostgresBackend.isURL(destination) && !FileManager.default.fileExists(atPath: destination)
+        // A store file this copy creates is removed when the copy fails and
+        // left it holding no document: an empty store (and on a full disk its
+        // log, keeping the disk full) was left behind. Not one holding
+        // documents (a collection copied before the failure, or another
+        // process's writes into the new store meanwhile), and never a link.
+        var status = stat()
+        let createsFile = !PostgresBackend.isURL(destination) && lstat(destination, &status) != 0 && errno == ENOENT
         do {
             guard source != destination else { throw CommandError("the source and the destination are the same store") }
             if salvage, PostgresBackend.isURL(source) {
@@ -57,13 +60,23 @@ public enum CopyLauncher {
             return complete && output.writeFailure == nil ? 0 : 1
         } catch {
             errors.write("docstore copy: \(error)\n")
-            if createsFile, FileManager.default.fileExists(atPath: destination) {
+            if createsFile, FileManager.default.fileExists(atPath: destination), Self.holdsNoDocument(destination, opened: opened) {
                 if opened.count == 2, let store = (opened[1] as? SQLiteBackend)?.store { try? store.close() }
                 for file in [destination, destination + "-wal", destination + "-shm"] { unlink(file) }
                 errors.write("docstore copy: removed \(destination), which this copy had created\n")
             }
             return 1
         }
+    }
+
+    /// Whether the destination store holds no document; false when that can't
+    /// be read. One that never opened counts as empty only as an empty file.
+    private static func holdsNoDocument(_ destination: String, opened: [any CopyEndpoint]) -> Bool {
+        guard opened.count == 2, let store = (opened[1] as? SQLiteBackend)?.store else {
+            return ((try? FileManager.default.attributesOfItem(atPath: destination))?[.size] as? Int) == 0
+        }
+        guard let collections = try? store.collections() else { return false }
+        return collections.allSatisfy { (try? store.collection(named: $0.name).count()) == 0 }
     }
 
     /// A store to copy from (which must exist; opened read-only) or into.

@@ -127,6 +127,21 @@ struct DamagedPagesTests {
         // left behind); an existing destination stays, as it was.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("plain.sqlite") }.isEmpty)
         #expect(plain.stderr.contains("removed \(plainPath), which this copy had created"), "\(plain.stderr)")
+        // A new store holding documents stays: a collection copied before the
+        // failure, or another process's writes into it meanwhile (removing it
+        // lost those, helper-44); and a link is never removed.
+        let partial = directory.appendingPathComponent("partial.sqlite").path
+        let source = directory.appendingPathComponent("source.sqlite").path
+        try runProcess(binary, [source, "-c", #"a.insert({"id": 1})"#, "-c", #"z.insert([{"id": 1}, {"id": 2}])"#]).expectSuccess()
+        let tool = try DatabaseQueue(path: source)
+        try tool.write { db in try db.execute(sql: #"UPDATE z SET body = '{"id": 2, broken' WHERE key = 2"#) }
+        try tool.close()
+        #expect(try runProcess(binary, ["copy", source, partial]).status == 1)
+        #expect(try runProcess(binary, [partial, "-c", "a.count()"]).stdout == "1\n", "the copied collection stays")
+        let link = directory.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.appendingPathComponent("target.sqlite").path)
+        #expect(try runProcess(binary, ["copy", path, link]).status == 1)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != nil, "the link stays")
         let existing = directory.appendingPathComponent("existing.sqlite").path
         try runProcess(binary, [existing, "-c", #"kept.insert({"id": 1})"#]).expectSuccess()
         #expect(try runProcess(binary, ["copy", path, existing]).status == 1)
