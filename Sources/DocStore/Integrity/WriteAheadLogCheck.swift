@@ -17,9 +17,19 @@ import Foundation
 /// stored checksum of the frame before it. An intact commit frame after the
 /// break is a transaction SQLite would drop. Frames of an older log (other
 /// salts), left over from a rolled-back transaction (never a commit), or a torn
-/// tail never count, so a crash mid-write or an ordinary log is never reported.
-/// Writes by another process go in order, so reading a live log never shows an
-/// intact commit behind a frame still being written.
+/// tail never count, so a crash mid-write or an ordinary log is never reported;
+/// nor does the commit that ends the damaged transaction itself (that
+/// transaction is lost to the damage, not hidden by SQLite).
+///
+/// A damaged header makes SQLite ignore the whole log. Its salts, magic number
+/// or page size may be the damaged bytes, so the frames are then read with the
+/// first frame's salts, the database file's page size and either byte order.
+///
+/// The log is read without a lock: another process may be writing it (or
+/// starting it over after a checkpoint) meanwhile, which can look like damage.
+/// So damage counts only when three reads, 50 ms apart, find the same
+/// (``StoreFile/checkLog``); a log in flux has a live writer, whose own opening
+/// already replayed it.
 ///
 /// The format is SQLite's (https://www.sqlite.org/fileformat2.html#walformat):
 /// a 32-byte header, then frames of a 24-byte header and one page.
@@ -43,29 +53,36 @@ struct WriteAheadLogCheck {
     private static let framesPerRead = 64
 
     /// The damage in the log at `path`, or nil when the log is missing, empty,
-    /// not a log SQLite would read, or loses nothing but a torn tail.
+    /// not a log, or loses nothing but its last transaction. `databasePageSize`
+    /// (the store file's) reads a log whose header lost its own.
     ///
     /// The log is read through a file handle, not mapped: another process's
     /// checkpoint may truncate it while it is read.
     /// - Throws: when the log exists but can't be read.
-    static func damage(inLogAt path: String) throws -> Damage? {
+    static func damage(inLogAt path: String, databasePageSize: Int?) throws -> Damage? {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             if errno == ENOENT { return nil }
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         defer { try? handle.close() }
-        guard let header = try handle.read(upToCount: headerSize), header.count == headerSize,
-              var scan = header.withUnsafeBytes({ Scan(header: $0) }) else { return nil }
-        let frameSize = frameHeaderSize + scan.pageSize
-        while let chunk = try handle.read(upToCount: frameSize * framesPerRead), chunk.count >= frameSize {
-            chunk.withUnsafeBytes { bytes in
-                for start in stride(from: 0, through: bytes.count - frameSize, by: frameSize) {
-                    scan.read(frame: UnsafeRawBufferPointer(rebasing: bytes[start..<start + frameSize]))
-                }
-            }
-            if chunk.count % frameSize != 0 { break }  // a torn last frame
+        guard let start = try handle.read(upToCount: headerSize + frameHeaderSize), start.count == headerSize + frameHeaderSize else {
+            return nil  // no whole frame: nothing to lose
         }
-        return scan.damage
+        var worst: Damage?
+        for var scan in start.withUnsafeBytes({ Scan.candidates(start: $0, databasePageSize: databasePageSize) }) {
+            try handle.seek(toOffset: UInt64(headerSize))
+            let frameSize = frameHeaderSize + scan.pageSize
+            while let chunk = try handle.read(upToCount: frameSize * framesPerRead), chunk.count >= frameSize {
+                chunk.withUnsafeBytes { bytes in
+                    for start in stride(from: 0, through: bytes.count - frameSize, by: frameSize) {
+                        scan.read(frame: UnsafeRawBufferPointer(rebasing: bytes[start..<start + frameSize]))
+                    }
+                }
+                if chunk.count % frameSize != 0 { break }  // a torn last frame
+            }
+            if let damage = scan.damage, damage.droppedCommits > (worst?.droppedCommits ?? 0) { worst = damage }
+        }
+        return worst
     }
 
     /// The log read so far: where the chain of checksums first broke, and the
@@ -84,17 +101,41 @@ struct WriteAheadLogCheck {
         var firstBad: Int?
         var droppedCommits = 0
 
-        /// Nil for a header SQLite doesn't take for a log's (it then reads no log).
-        init?(header: UnsafeRawBufferPointer) {
-            let magic = bigEndian(header, at: 0)
-            pageSize = Int(bigEndian(header, at: 8))
-            guard magic & 0xFFFF_FFFE == 0x377F_0682,
-                  pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else { return nil }
-            wordsAreBigEndian = magic & 1 == 1
-            salts = (bigEndian(header, at: 16), bigEndian(header, at: 20))
-            previous = (bigEndian(header, at: 24), bigEndian(header, at: 28))
-            let computed = checksum(header, from: 0, count: 24, seed: (0, 0), bigEndianWords: wordsAreBigEndian)
-            firstBad = computed == previous ? nil : -1
+        /// Past the damaged frame, whether the commit ending its transaction
+        /// was read: commits after it are intact ones SQLite would drop.
+        var pastDamagedTransaction = false
+
+        init(pageSize: Int, wordsAreBigEndian: Bool, salts: (UInt32, UInt32), seed: (UInt32, UInt32), headerIntact: Bool) {
+            self.pageSize = pageSize
+            self.wordsAreBigEndian = wordsAreBigEndian
+            self.salts = salts
+            previous = seed
+            firstBad = headerIntact ? nil : -1
+            pastDamagedTransaction = !headerIntact
+        }
+
+        /// The ways to read a log from its first bytes (its header and its
+        /// first frame's header): its header's, when that is intact; else with
+        /// the first frame's salts and, for a page size or magic number that
+        /// is itself damaged, the database's page size and each byte order.
+        static func candidates(start: UnsafeRawBufferPointer, databasePageSize: Int?) -> [Scan] {
+            let magic = bigEndian(start, at: 0)
+            let seed = (bigEndian(start, at: 24), bigEndian(start, at: 28))
+            let headerPageSize = Int(bigEndian(start, at: 8))
+            let validPageSize = { (size: Int) in size >= 512 && size <= 65536 && size & (size - 1) == 0 }
+            let magicValid = magic & 0xFFFF_FFFE == 0x377F_0682
+            if magicValid, validPageSize(headerPageSize) {
+                let bigEndianWords = magic & 1 == 1
+                let salts = (bigEndian(start, at: 16), bigEndian(start, at: 20))
+                if checksum(start, from: 0, count: 24, seed: (0, 0), bigEndianWords: bigEndianWords) == seed {
+                    return [Scan(pageSize: headerPageSize, wordsAreBigEndian: bigEndianWords, salts: salts, seed: seed, headerIntact: true)]
+                }
+            }
+            let pageSize = validPageSize(headerPageSize) && magicValid ? headerPageSize : databasePageSize
+            guard let pageSize, validPageSize(pageSize) else { return [] }
+            let frameSalts = (bigEndian(start, at: headerSize + 8), bigEndian(start, at: headerSize + 12))
+            let orders = magicValid ? [magic & 1 == 1] : [false, true]
+            return orders.map { Scan(pageSize: pageSize, wordsAreBigEndian: $0, salts: frameSalts, seed: seed, headerIntact: false) }
         }
 
         mutating func read(frame: UnsafeRawBufferPointer) {
@@ -102,9 +143,15 @@ struct WriteAheadLogCheck {
             let intact = bigEndian(frame, at: 0) != 0
                 && (bigEndian(frame, at: 8), bigEndian(frame, at: 12)) == salts
                 && frameChecksum(frame, pageSize: pageSize, seed: previous, bigEndianWords: wordsAreBigEndian) == stored
+            let isCommit = bigEndian(frame, at: 4) != 0
             if firstBad == nil {
-                if !intact { firstBad = frames }
-            } else if intact, bigEndian(frame, at: 4) != 0 {
+                if !intact {
+                    firstBad = frames
+                    pastDamagedTransaction = isCommit
+                }
+            } else if !pastDamagedTransaction {
+                pastDamagedTransaction = isCommit
+            } else if intact, isCommit {
                 droppedCommits += 1
             }
             previous = stored

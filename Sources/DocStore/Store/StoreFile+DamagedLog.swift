@@ -18,13 +18,24 @@ extension StoreFile {
     /// sets the log aside as `handling` says (see ``WriteAheadLogCheck``).
     static func checkLog(path: String, readOnly: Bool, handling: DamagedLogHandling) throws {
         let logPath = path + "-wal"
-        let damage: WriteAheadLogCheck.Damage?
-        do {
-            damage = try WriteAheadLogCheck.damage(inLogAt: logPath)
-        } catch {
-            throw DocStoreError.ioError(path: path, reason: "reading its write-ahead log \(logPath) failed: \(error.localizedDescription)")
+        let pageSize = databasePageSize(path)
+        func read() throws -> WriteAheadLogCheck.Damage? {
+            do {
+                return try WriteAheadLogCheck.damage(inLogAt: logPath, databasePageSize: pageSize)
+            } catch {
+                throw DocStoreError.ioError(path: path, reason: "reading its write-ahead log \(logPath) failed: \(error.localizedDescription)")
+            }
         }
-        guard let damage else { return }
+        guard let damage = try read() else { return }
+        // Read without a lock, a log another process is writing (or starting
+        // over) can look damaged: only the same damage three times counts
+        // (healthy stores were refused in 9% of opens under a restarting
+        // writer, helper-44). A log in flux has a live writer, whose opening
+        // already replayed it.
+        for _ in 0..<2 {
+            usleep(50_000)
+            guard try read() == damage else { return }
+        }
         switch handling {
         case .refuse:
             throw DocStoreError.damagedLog(path: path, offset: damage.offset, frame: damage.frame,
@@ -32,6 +43,16 @@ extension StoreFile {
         case .setAsideAndOpen:
             if !readOnly { try setAside(logPath) }
         }
+    }
+
+    /// The store file's page size (its header's bytes 16–17, 1 meaning 65536),
+    /// or nil when it can't be read.
+    private static func databasePageSize(_ path: String) -> Int? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 18), header.count == 18 else { return nil }
+        let size = Int(header[16]) << 8 | Int(header[17])
+        return size == 1 ? 65536 : size
     }
 
     /// Copies the log to the first free `-wal.damaged` name: written under a

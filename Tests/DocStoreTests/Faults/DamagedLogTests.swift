@@ -40,7 +40,7 @@ struct DamagedLogTests {
         }
     }
 
-    func makeLoggedStore(teams: [Team] = sampleTeams) throws -> LoggedStore {
+    func makeLoggedStore(teams: [Team] = sampleTeams, lastBatch: [Team] = []) throws -> LoggedStore {
         let (original, directory) = try temporaryStorePath("original.sqlite")
         let store = try DocumentStore(path: original)
         try store.databaseWriter.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
@@ -50,6 +50,7 @@ struct DamagedLogTests {
         // with the first team's commit.
         try store.databaseWriter.writeWithoutTransaction { _ = try $0.checkpoint(.truncate) }
         for team in teams.dropFirst() { try collection.insert(team) }
+        if !lastBatch.isEmpty { try collection.insert(contentsOf: lastBatch) }
         let path = directory.appendingPathComponent("copy.sqlite").path
         try FileManager.default.copyItem(atPath: original, toPath: path)
         try FileManager.default.copyItem(atPath: original + "-wal", toPath: path + "-wal")
@@ -73,7 +74,7 @@ struct DamagedLogTests {
         let store = try makeLoggedStore()
         defer { try? FileManager.default.removeItem(at: store.directory) }
         #expect(store.commits.count == sampleTeams.count - 1, "one commit per team after the checkpoint")
-        #expect(try WriteAheadLogCheck.damage(inLogAt: store.logPath) == nil)
+        #expect(try WriteAheadLogCheck.damage(inLogAt: store.logPath, databasePageSize: nil) == nil)
         #expect(try store.teams() == sampleTeams)
     }
 
@@ -158,6 +159,47 @@ struct DamagedLogTests {
         #expect(try store.teams() == Array(sampleTeams.dropLast()))
     }
 
+    /// Damage in the last transaction, in any of its frames: SQLite rightly
+    /// drops that transaction, nothing intact follows, so the store opens (its
+    /// own commit frame was counted as an intact commit after the damage,
+    /// helper-44).
+    @Test func damageAnywhereInTheLastTransactionIsNotRefused() throws {
+        let batch = (100..<140).map { Team(id: $0, city: String(repeating: "c", count: 900), nickName: "N\($0)", abbreviation: "A") }
+        let store = try makeLoggedStore(lastBatch: batch)
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let last = try #require(store.commits.last)
+        try #require(last.count > 3, "the last transaction spans several frames")
+        let pristine = try store.log()
+        for frame in last {
+            try pristine.write(to: URL(fileURLWithPath: store.logPath))
+            try store.damageFrame(at: frame)
+            #expect(try WriteAheadLogCheck.damage(inLogAt: store.logPath, databasePageSize: nil) == nil, "frame at \(frame)")
+        }
+        // Damage in the transaction before it counts that one commit only.
+        try pristine.write(to: URL(fileURLWithPath: store.logPath))
+        try store.damageFrame(at: try #require(store.commits.dropLast().last?.first))
+        #expect(try WriteAheadLogCheck.damage(inLogAt: store.logPath, databasePageSize: nil)?.droppedCommits == 1)
+    }
+
+    /// The header's salts, magic number or page size damaged: SQLite reads no
+    /// frame at all, and opened the store silently without any of them
+    /// (helper-44). The frames are read with the first frame's salts and the
+    /// store file's page size.
+    @Test(arguments: [0, 3, 9, 16, 21])
+    func anyDamagedHeaderByteIsRefused(byte: Int) throws {
+        let store = try makeLoggedStore()
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        var log = try store.log()
+        log[byte] ^= 0x10
+        try log.write(to: URL(fileURLWithPath: store.logPath))
+        let error = #expect(throws: DocStoreError.self) { _ = try store.teams() }
+        guard case .damagedLog(_, 0, nil, let dropped)? = error else {
+            Issue.record("byte \(byte): \(String(describing: error))")
+            return
+        }
+        #expect(dropped == store.commits.count)
+    }
+
     /// A damaged header makes SQLite ignore the whole log.
     @Test func aDamagedLogHeaderIsRefused() throws {
         let store = try makeLoggedStore()
@@ -166,7 +208,7 @@ struct DamagedLogTests {
         log[12] ^= 0x01  // the checkpoint sequence number, covered by the header's checksum
         try log.write(to: URL(fileURLWithPath: store.logPath))
         #expect(throws: DocStoreError.self) { _ = try store.teams() }
-        #expect(try WriteAheadLogCheck.damage(inLogAt: store.logPath)
+        #expect(try WriteAheadLogCheck.damage(inLogAt: store.logPath, databasePageSize: nil)
                 == .init(frame: nil, offset: 0, frames: store.commits.joined().count, droppedCommits: store.commits.count))
     }
 }
