@@ -13,13 +13,17 @@ enum RoundedStoredNumbers {
     /// condition compares with a number, a number SQLite rounds.
     static func check(_ backend: any REPLBackend, collection: String, _ query: DocumentQuery, verb: String) throws {
         guard !(backend is PostgresBackend) else { return }
-        let fields = comparedFields(query.condition)
+        var fields = comparedFields(query.condition)
+        // With a limit, the sort picks the documents: it compares too.
+        if query.limit != nil || query.offset != nil {
+            for key in query.sort where !fields.contains(key.path) { fields.append(key.path) }
+        }
         guard !fields.isEmpty else { return }
         for row in try backend.select(collection, query, fields: [FieldPath("id")] + fields) {
             for (field, value) in zip(fields, row.dropFirst()) {
                 guard let number = roundedNumber(in: value) else { continue }
                 let key = row.first.map { JSONText().string($0) } ?? "?"
-                throw CommandError("document \(key) of \(DocumentKeyQuoting.quoted(collection)) holds \(number.text) in \(field), a number a Double can't hold: a file store compares it as \(number.doubleValue), so this \(verb) could take documents the condition doesn't mean; nothing was changed (PostgreSQL compares it exactly; or change that document first)")
+                throw CommandError("document \(key) of \(DocumentKeyQuoting.quoted(collection)) holds \(number.text) in \(field), a number a Double can't hold: a file store compares it as \(number.doubleValue), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (PostgreSQL compares it exactly; or change that document first)")
             }
         }
     }

@@ -44,6 +44,11 @@ struct RoundedNumberWriteTests {
         #expect(inArray.status == 1 && inArray.stderr.contains("document 5"), "\(inArray.stderr)")
         let all = try runProcess(try docstoreBinary(), [path, "--mode", "ndjson", "-c", "e.all()"])
         #expect(all.stdout == #"{"id":3,"v":0}"# + "\n" + #"{"id":4,"v":1e-400}"# + "\n" + #"{"id":5,"v":[1e-400]}"# + "\n", "\(all.stdout)")
+        // With a limit, the sort picks the documents, so it counts too: of two
+        // numbers that round alike, SQLite took the first by key (helper-44).
+        try runProcess(try docstoreBinary(), [path, "-c", #"u.insert([{"id": 1, "v": 18446744073709551615}, {"id": 2, "v": 18446744073709551614}])"#]).expectSuccess()
+        let sorted = try runProcess(try docstoreBinary(), [path, "-c", "u.sorted { $0.v }.limit(1).delete()"])
+        #expect(sorted.status == 1 && sorted.stderr.contains("document 1 of \"u\" holds 18446744073709551615 in v"), "\(sorted.stderr)")
         // Selecting only documents without one, the write runs.
         let fine = try runProcess(try docstoreBinary(), [path, "-c", "e.filter { $0.id == 3 && $0.v == 0 }.delete()"])
         #expect(fine.status == 0 && fine.stderr.contains("deleted 1 document"), "\(fine.stderr)")
