@@ -16,9 +16,9 @@ public enum DamagedLogHandling: Sendable {
 extension StoreFile {
     /// Checks the store's write-ahead log before SQLite reads it, and refuses or
     /// sets the log aside as `handling` says (see ``WriteAheadLogCheck``).
-    static func checkLog(path: String, readOnly: Bool, handling: DamagedLogHandling) throws {
+    /// `databasePageSize` is the store file's (its header's bytes 16–17).
+    static func checkLog(path: String, readOnly: Bool, handling: DamagedLogHandling, databasePageSize pageSize: Int?) throws {
         let logPath = path + "-wal"
-        let pageSize = databasePageSize(path)
         func read() throws -> WriteAheadLogCheck.Damage? {
             do {
                 return try WriteAheadLogCheck.damage(inLogAt: logPath, databasePageSize: pageSize)
@@ -43,16 +43,6 @@ extension StoreFile {
         case .setAsideAndOpen:
             if !readOnly { try setAside(logPath) }
         }
-    }
-
-    /// The store file's page size (its header's bytes 16–17, 1 meaning 65536),
-    /// or nil when it can't be read.
-    private static func databasePageSize(_ path: String) -> Int? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 18), header.count == 18 else { return nil }
-        let size = Int(header[16]) << 8 | Int(header[17])
-        return size == 1 ? 65536 : size
     }
 
     /// Copies the log to the first free `-wal.damaged` name: written under a

@@ -84,7 +84,8 @@ enum StoreFile {
         }
         let header: [UInt8]
         do {
-            header = try handle.read(upToCount: sqliteHeader.count).map(Array.init) ?? []
+            // Two bytes more: the page size, which reads a log whose header lost its own.
+            header = try handle.read(upToCount: sqliteHeader.count + 2).map(Array.init) ?? []
             try? handle.close()
         } catch {
             try? handle.close()
@@ -92,12 +93,13 @@ enum StoreFile {
         }
         if !readOnly { try checkWritable(path) }
         if header.isEmpty { return .new }  // an empty file becomes a store
-        guard header == sqliteHeader else {
+        guard header.count >= sqliteHeader.count, header.starts(with: sqliteHeader) else {
             throw DocStoreError.notAStore(path: path, reason: "it is not a SQLite database")
         }
         // Before any connection: SQLite's first one would drop the commits
         // behind a damaged frame of the log, and its first write destroy them.
-        try checkLog(path: path, readOnly: readOnly, handling: damagedLog)
+        let pageSize = header.count == sqliteHeader.count + 2 ? Int(header[16]) << 8 | Int(header[17]) : nil
+        try checkLog(path: path, readOnly: readOnly, handling: damagedLog, databasePageSize: pageSize == 1 ? 65536 : pageSize)
         // A SQLite file: look inside with a read-only connection, which changes nothing.
         do {
             let queue = try DatabaseQueue(path: sqliteLocation(path: path, readOnly: readOnly),
