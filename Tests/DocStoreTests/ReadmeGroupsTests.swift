@@ -4,7 +4,7 @@ import DocStore
 
 // The README's "Groups, joins and computed values" section is this code,
 // character for character (the test below compares them), so it always compiles,
-// under this target's type-check guard (-warn-long-expression-type-checking=200).
+// under this target's type-check guard (-warn-long-expression-type-checking, Package.swift).
 
 // README-GROUPS-BEGIN
 @Document

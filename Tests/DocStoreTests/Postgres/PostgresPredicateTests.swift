@@ -5,7 +5,7 @@ import Testing
 
 extension PostgresTests {
     /// (Small statements with explicit types: this target fails on expressions
-    /// slower than 400 ms to type-check, and async closures are slow ones.)
+    /// slow to type-check (Package.swift), and async closures are slow ones.)
     @Suite("PostgreSQL: Foundation #Predicate")
     struct PostgresPredicateTests {
         // Its constants are typed values it captures: written as literals they
