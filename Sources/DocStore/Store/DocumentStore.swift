@@ -23,6 +23,12 @@ public final class DocumentStore: Sendable {
     /// Whether the store was opened read-only.
     public let isReadOnly: Bool
 
+    /// The damaged write-ahead log this store was opened without, when it was
+    /// opened with ``DamagedLogHandling/setAsideAndOpen`` and its log was
+    /// damaged: where, how many commits the store lacks, and the copy holding
+    /// them. Nil otherwise.
+    public let setAsideLog: SetAsideLog?
+
     /// The one read-write connection. Opening it writes nothing, so opening an
     /// existing store takes no lock (GRDB's `DatabasePool` writes to a store whose
     /// write-ahead log is empty when it opens, which would).
@@ -80,7 +86,9 @@ public final class DocumentStore: Sendable {
                 damagedLog: DamagedLogHandling = .refuse) throws {
         self.path = path
         self.isReadOnly = readOnly
-        let state = try StoreFile.inspect(path: path, readOnly: readOnly, busyTimeout: busyTimeout, damagedLog: damagedLog)
+        let (state, setAside) = try StoreFile.inspect(path: path, readOnly: readOnly, busyTimeout: busyTimeout,
+                                                      damagedLog: damagedLog)
+        setAsideLog = setAside
         if readOnly, case .new = state {
             throw DocStoreError.cannotOpen(path: path, reason: "the file holds no store yet (opened read-only, so none is created)")
         }
@@ -167,6 +175,7 @@ public final class DocumentStore: Sendable {
     private init(inMemoryWith queue: DatabaseQueue) {
         path = nil
         isReadOnly = false
+        setAsideLog = nil
         writer = queue
         reader = queue
         pointReader = nil

@@ -48,9 +48,11 @@ enum StoreFile {
         return configuration
     }
 
-    /// Looks at the file without writing to it or taking a write lock.
+    /// Looks at the file without writing to it or taking a write lock, except
+    /// for the copy of a damaged write-ahead log that `damagedLog` may ask for
+    /// (returned as `setAside`).
     static func inspect(path: String, readOnly: Bool, busyTimeout: Duration,
-                        damagedLog: DamagedLogHandling = .refuse) throws -> State {
+                        damagedLog: DamagedLogHandling = .refuse) throws -> (state: State, setAside: SetAsideLog?) {
         guard FileManager.default.fileExists(atPath: path) else {
             if readOnly {
                 throw DocStoreError.cannotOpen(path: path, reason: "the file does not exist (opened read-only, so it is not created)")
@@ -63,7 +65,7 @@ enum StoreFile {
             if access(folder, W_OK) != 0 {
                 throw DocStoreError.fileNotWritable(path: path, reason: "the folder \(folder) can't be written, so the store can't be created there")
             }
-            return .new
+            return (.new, nil)
         }
         // A directory, a pipe or a device: opening a pipe to read its header
         // would wait forever for a writer.
@@ -92,14 +94,15 @@ enum StoreFile {
             throw DocStoreError.ioError(path: path, reason: "reading the file's header failed: \(error.localizedDescription)")
         }
         if !readOnly { try checkWritable(path) }
-        if header.isEmpty { return .new }  // an empty file becomes a store
+        if header.isEmpty { return (.new, nil) }  // an empty file becomes a store
         guard header.count >= sqliteHeader.count, header.starts(with: sqliteHeader) else {
             throw DocStoreError.notAStore(path: path, reason: "it is not a SQLite database")
         }
         // Before any connection: SQLite's first one would drop the commits
         // behind a damaged frame of the log, and its first write destroy them.
         let pageSize = header.count == sqliteHeader.count + 2 ? Int(header[16]) << 8 | Int(header[17]) : nil
-        try checkLog(path: path, readOnly: readOnly, handling: damagedLog, databasePageSize: pageSize == 1 ? 65536 : pageSize)
+        let setAside = try checkLog(path: path, readOnly: readOnly, handling: damagedLog,
+                                    databasePageSize: pageSize == 1 ? 65536 : pageSize)
         // A SQLite file: look inside with a read-only connection, which changes nothing.
         do {
             let queue = try DatabaseQueue(path: sqliteLocation(path: path, readOnly: readOnly),
@@ -107,7 +110,7 @@ enum StoreFile {
             defer { try? queue.close() }
             return try queue.read { db in
                 if let problem = try Catalog.problem(in: db, path: path) { throw problem }
-                return try Catalog.isInstalled(in: db) ? .existing : .new
+                return (try Catalog.isInstalled(in: db) ? .existing : .new, setAside)
             }
         } catch let error as DatabaseError {
             throw fileError(error, path: path)

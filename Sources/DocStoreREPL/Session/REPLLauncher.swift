@@ -78,6 +78,9 @@ public enum REPLLauncher {
             return 1
         }
         defer { (backend as? PostgresBackend)?.close() }
+        if let store = (backend as? SQLiteBackend)?.store, let notice = setAsideNotice(store) {
+            errors.write(notice + "\n")
+        }
         let interactive = arguments.commands.isEmpty && isatty(STDIN_FILENO) == 1
         TerminationSignals.install(interruptible: interactive)
         let color = output.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -106,6 +109,18 @@ public enum REPLLauncher {
             })
         guard let reader else { return session.finish(exitCode: session.run(reader: PlainLineReader())) }
         return session.finish(exitCode: session.run(reader: reader))
+    }
+
+    /// What `--set-aside-damaged-log` did, on stderr: the store now lacks
+    /// commits, and the user must know which file still holds them.
+    static func setAsideNotice(_ store: DocumentStore) -> String? {
+        guard let log = store.setAsideLog, let path = store.path else { return nil }
+        let commits = log.droppedCommits == 1 ? "1 commit" : "\(log.droppedCommits) commits"
+        let place = log.frame.map { "frame \($0), byte \(log.offset)" } ?? "its header"
+        guard let copy = log.copyPath else {
+            return "docstore: the write-ahead log \(path)-wal is damaged (\(place)); opened read-only as of its last good commit, without the \(commits) after the damage, which stay in the log (no copy made, nothing changed)"
+        }
+        return "docstore: the write-ahead log \(path)-wal was damaged (\(place)); it was copied whole to \(copy) and the store opened as of its last good commit, without the \(commits) after the damage: they are only in that copy, so keep it"
     }
 
     static func banner(_ arguments: Arguments, store: DocumentStore) -> String {

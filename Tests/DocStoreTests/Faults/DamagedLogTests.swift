@@ -116,7 +116,13 @@ struct DamagedLogTests {
         try store.damageFrame(at: try #require(store.commits.dropFirst().first?.first))
         let damagedLog = try store.log()
 
-        #expect(try store.teams(damagedLog: .setAsideAndOpen) == Array(sampleTeams.prefix(2)))
+        let damagedAt = try #require(store.commits.dropFirst().first?.first)
+        let opened = try DocumentStore(path: store.path, damagedLog: .setAsideAndOpen)
+        #expect(try opened.collection(Team.self).all() == Array(sampleTeams.prefix(2)))
+        // What was set aside is told, so a caller can say which file holds the rest.
+        #expect(opened.setAsideLog == SetAsideLog(offset: damagedAt, frame: (damagedAt - 32) / (24 + store.pageSize) + 1, droppedCommits: store.commits.count - 2,
+                                                  copyPath: store.logPath + ".damaged"))
+        try opened.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.logPath + ".damaged")) == damagedLog)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.directory.path).filter { $0.contains("partial") }
         #expect(leftovers.isEmpty, "no temporary copy is left: \(leftovers)")
