@@ -118,12 +118,21 @@ extension DocumentQuery {
 extension RawStatement {
     /// The JSON value a field's `rank, value` column pair holds (see ``FieldSQL``).
     /// Field `index` of a row of ``QueryCompiler/fields(_:_:)``: its value, a
-    /// number with every digit its JSON text has.
+    /// number with every digit its JSON text has, a string with its NULs.
     func selectedField(_ index: Int, collection: String, key: DocumentKey?) throws -> JSONValue {
         let rank = Int32(1 + 3 * index)
-        if columnType(at: rank + 2) == SQLITE_TEXT,
-           let number = JSONNumberLiteral(String(decoding: bytes(at: rank + 2), as: UTF8.self)) {
-            return number.value
+        if columnType(at: rank + 2) == SQLITE_TEXT {
+            let text = bytes(at: rank + 2)
+            if text.first == UInt8(ascii: "\"") {
+                do {
+                    return try DocumentCodec.parse(text)
+                } catch {
+                    throw DocStoreError.corruptDocument(collection: collection, key: key ?? .integer(0), reason: error.description)
+                }
+            }
+            if let number = JSONNumberLiteral(String(decoding: text, as: UTF8.self)) {
+                return number.value
+            }
         }
         return try jsonValue(rankAt: rank, collection: collection, key: key)
     }

@@ -109,15 +109,21 @@ struct QueryCompiler {
     }
 
     /// The key, then three columns per field, in the query's order: its rank,
-    /// its value, and, for a number SQLite reads as a `Double` (every real, and
-    /// an integer past Int64), its JSON text, which keeps every digit
+    /// its value, and its JSON text when the value loses something: a number
+    /// SQLite reads as a `Double` (every real, and an integer past Int64) keeps
+    /// every digit there, and a string holding a NUL (`\u0000`) its whole text
     /// (`RawStatement.selectedField(_:collection:key:)` reads them). A selected
-    /// `Decimal` or `UInt64` came back rounded.
+    /// `Decimal` or `UInt64` came back rounded, and a string cut at its NUL
+    /// (SQLite's `json_extract` returns the text up to it).
     func fields(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
         let reads = try columnReads()
         let columns = try paths.map { path -> SQLFragment in
             let field = try documentField(path, reads)
-            let exact = field.jsonText.map { "CASE WHEN typeof(" + field.value + ") = 'real' THEN " + $0 + " END" } ?? "NULL"
+            // A false match (an escaped backslash before `u0000`) only costs a parse.
+            let exact = field.jsonText.map {
+                "CASE WHEN typeof(" + field.value + ") = 'real' OR (typeof(" + field.value + ") = 'text' AND instr(" + $0
+                    + ", '\\u0000') > 0) THEN " + $0 + " END"
+            } ?? "NULL"
             return field.rank + ", " + field.value + ", " + exact
         }
         return try select(.joined(["key"] + columns, separator: ", "), query, reads)

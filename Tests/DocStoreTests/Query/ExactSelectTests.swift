@@ -36,4 +36,21 @@ struct ExactSelectTests {
         #expect(untyped.first == [.exactNumber(JSONNumberLiteral("12345678901234567890.123456789")!), .exactNumber(JSONNumberLiteral("18446744073709551615")!)])
         #expect(untyped.last == [7, 3])
     }
+
+    /// SQLite's `json_extract` returns a string up to its first NUL, so a
+    /// selected `"a\u0000b"` came back as `"a"`, silently, in every output mode
+    /// and in `.export` (helper-46). An escaped backslash before `u0000` is no NUL.
+    @Test(arguments: [false, true])
+    func selectedStringsKeepTheirNULs(fieldColumns: Bool) throws {
+        let store = try DocumentStore.inMemory()
+        let notes = store.collection(named: "notes")
+        let texts = ["a\u{0}b", "\u{0}", "a\\u0000b", "plain", "é\u{0}\u{0}z"]
+        for (index, text) in texts.enumerated() {
+            try notes.insert(["id": .integer(Int64(index + 1)), "v": .string(text), "list": .array([.string(text)])])
+        }
+        if fieldColumns { _ = try notes.createFieldColumns(on: [FieldPath("v")]) }
+        let rows = try notes.select(DocumentQuery(), fields: [FieldPath("v"), FieldPath("list")])
+        #expect(rows.map { $0.first } == texts.map { JSONValue.string($0) })
+        #expect(rows.map { $0.last } == texts.map { JSONValue.array([.string($0)]) })
+    }
 }
