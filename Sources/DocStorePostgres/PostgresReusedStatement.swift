@@ -1,3 +1,4 @@
+@_spi(Backends) import DocStore
 import PostgresNIO
 import Synchronization
 
@@ -32,12 +33,14 @@ struct ReusedStatement: PostgresPreparedStatement {
     /// The name of each statement, by SQL and binding types (a collection
     /// dropped and made again with another key kind gets new statements). A
     /// store has a handful of fixed statements per collection, so this stays small.
-    private static let names = Mutex<(byStatement: [String: String], next: Int)>(([:], 0))
+    /// Keyed by bytes (see `ExactText`): two collections whose names differ
+    /// only in Unicode normalization must not share a statement.
+    private static let names = Mutex<(byStatement: [ExactText: String], next: Int)>(([:], 0))
 
     /// The name and SQL to run `sql` under, with bindings of `types` (a
     /// statement is prepared for the types of its first bindings).
     static func text(for sql: String, types: String) -> Text {
-        let identity = types + ";" + sql
+        let identity = ExactText(types + ";" + sql)
         let name = names.withLock { names in
             if let name = names.byStatement[identity] { return name }
             names.next += 1

@@ -35,6 +35,13 @@ struct JSONParser {
     private static let namesSetThreshold = 32
     /// Set when a container was just opened: its first member comes next.
     private var justOpened = false
+    /// Whether the last string parsed was plain ASCII (no escape, no byte past
+    /// 0x7F): only other names can be canonically equivalent to one another.
+    private var lastStringIsPlain = true
+    /// Tape indices of the open objects with a name that isn't plain ASCII,
+    /// innermost last: when one closes, its names are compared as Swift
+    /// compares strings too (see ``markCanonicalRepeats(inObjectAt:)``).
+    private var objectsWithUnicodeNames: [Int] = []
 
     init(_ input: UnsafeBufferPointer<UInt8>) {
         self.input = input
@@ -161,6 +168,9 @@ struct JSONParser {
         if let containerIndex = open.last { entries[containerIndex].count += 1 }
         try parseString()
         noteMemberName()
+        if !lastStringIsPlain, let objectIndex = open.last, objectsWithUnicodeNames.last != objectIndex {
+            objectsWithUnicodeNames.append(objectIndex)
+        }
         skipWhitespace()
         guard position < input.count, input[position] == UInt8(ascii: ":") else {
             throw SyntaxError(offset: position,
@@ -175,6 +185,30 @@ struct JSONParser {
         guard let containerIndex = open.popLast() else { return }
         entries[containerIndex].end = UInt32(entries.count)
         if !largeObjectNames.isEmpty { largeObjectNames.removeValue(forKey: containerIndex) }
+        if objectsWithUnicodeNames.last == containerIndex {
+            objectsWithUnicodeNames.removeLast()
+            markCanonicalRepeats(inObjectAt: containerIndex)
+        }
+    }
+
+    /// Marks the object when two of its names differ in bytes but are equal as
+    /// Swift strings (canonically equivalent: a composed "é" and "e" with a
+    /// combining accent). SQLite and PostgreSQL keep both members, but a
+    /// ``JSONValue`` object, keyed by `String`, holds one: such a document is
+    /// refused on write, and read as duplicates are, the first of them counting.
+    private mutating func markCanonicalRepeats(inObjectAt objectIndex: Int) {
+        guard !entries[objectIndex].hasDuplicateKeys else { return }
+        let tape = JSONTape(input: input, entries: entries)
+        var names = Set<String>()
+        var index = objectIndex + 1
+        while index < Int(entries[objectIndex].end) {
+            // Byte-equal names were marked already: any repeat here is canonical.
+            if !names.insert(tape.string(entries[index])).inserted {
+                entries[objectIndex].hasDuplicateKeys = true
+                return
+            }
+            index = tape.next(after: index + 1)
+        }
     }
 
     /// Records the member name just parsed (the last entry) in its object's
@@ -345,6 +379,7 @@ struct JSONParser {
         position += 1
         let start = position
         var hasEscapes = false
+        var hasUnicode = false
         while true {
             // Fast path: plain ASCII.
             while position < input.count {
@@ -363,9 +398,11 @@ struct JSONParser {
             } else if byte < 0x20 {
                 throw SyntaxError(offset: position, reason: "control character U+00\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true)) must be escaped in a string")
             } else {
+                hasUnicode = true
                 try scanUTF8Sequence()
             }
         }
+        lastStringIsPlain = !hasEscapes && !hasUnicode
         entries.append(TapeEntry(kind: .string, hasEscapes: hasEscapes,
                                  start: UInt32(start), end: UInt32(position), count: 0))
         position += 1

@@ -109,8 +109,10 @@ extension JSONValue {
         for component in path.components {
             switch (component, current) {
             case let (.key(key), .object(members)):
-                guard let next = members[key] else { return nil }
-                current = next
+                // By bytes, as the databases' paths match (see ExactText): the
+                // dictionary's lookup would take a decomposed "é" for a composed one.
+                guard let index = members.index(forKey: key), ExactText.same(members.keys[index], key) else { return nil }
+                current = members.values[index]
             case let (.index(index), .array(elements)):
                 guard elements.indices.contains(index) else { return nil }
                 current = elements[index]

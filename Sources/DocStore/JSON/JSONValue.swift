@@ -75,7 +75,8 @@ extension JSONValue: Equatable {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
-        case let (.string(a), .string(b)): return a == b
+        // By bytes, as the databases compare them (see ExactText).
+        case let (.string(a), .string(b)): return ExactText.same(a, b)
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
             guard a.count == b.count else { return false }
@@ -105,7 +106,7 @@ extension JSONValue: Hashable {
         case .double(let d): hasher.combine(2); hasher.combine(d)
         // Equal numbers have equal nearest Doubles.
         case .exactNumber(let number): hasher.combine(2); hasher.combine(number.doubleValue)
-        case .string(let s): hasher.combine(3); hasher.combine(s)
+        case .string(let s): hasher.combine(3); ExactText.combine(s, into: &hasher)
         case .array(let a): hasher.combine(4); hasher.combine(a)
         case .object(let o):
             hasher.combine(5)

@@ -4,12 +4,28 @@
 /// Member names may hold any character (dots, quotes, brackets, `$`, emoji):
 /// a path is a list of components, never a string that must be re-parsed.
 public struct FieldPath: Hashable, Sendable {
-    /// One step into a document.
+    /// One step into a document. Member names are equal when their bytes
+    /// are (see `ExactText`): `"é"` composed and decomposed are two members.
     public enum Component: Hashable, Sendable {
         /// An object member, by name.
         case key(String)
         /// An array element, by zero-based position.
         case index(Int)
+
+        public static func == (lhs: Component, rhs: Component) -> Bool {
+            switch (lhs, rhs) {
+            case let (.key(a), .key(b)): ExactText.same(a, b)
+            case let (.index(a), .index(b)): a == b
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .key(let name): hasher.combine(0); ExactText.combine(name, into: &hasher)
+            case .index(let position): hasher.combine(1); hasher.combine(position)
+            }
+        }
     }
 
     /// The steps from the document root.

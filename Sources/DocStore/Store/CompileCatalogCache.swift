@@ -31,15 +31,17 @@ final class CompileCatalogCache: Sendable {
     private struct Entries {
         var dataVersion: Int64
         var schemaVersion: Int64
-        var indexes: [String: [IndexInfo]] = [:]
-        var fieldColumns: [String: FieldColumnsInfo?] = [:]
-        var searchIndexes: [String: [SearchIndexInfo]] = [:]
+        // Keyed by bytes: names and SQL that differ only in Unicode
+        // normalization are different collections and statements (ExactText).
+        var indexes: [ExactText: [IndexInfo]] = [:]
+        var fieldColumns: [ExactText: FieldColumnsInfo?] = [:]
+        var searchIndexes: [ExactText: [SearchIndexInfo]] = [:]
         var pipelines: [PipelineKey: CompiledPipeline] = [:]
-        var statements: [String: ReusableStatement] = [:]
+        var statements: [ExactText: ReusableStatement] = [:]
     }
 
     private struct PipelineKey: Hashable {
-        var collection: String
+        var collection: ExactText
         var pipeline: QueryPipeline
     }
 
@@ -96,7 +98,7 @@ final class CompileCatalogCache: Sendable {
         func pipeline(_ pipeline: QueryPipeline, of collection: String,
                       compile: () throws -> CompiledPipeline) throws -> CompiledPipeline {
             guard let cache else { return try compile() }
-            let (connection, key) = (ObjectIdentifier(db), PipelineKey(collection: collection, pipeline: pipeline))
+            let (connection, key) = (ObjectIdentifier(db), PipelineKey(collection: ExactText(collection), pipeline: pipeline))
             if let compiled = cache.connections.withLock({ $0[connection]?.pipelines[key] }) { return compiled }
             let compiled = try compile()
             cache.connections.withLock { $0[connection]?.pipelines.keep(compiled, forKey: key) }
@@ -108,7 +110,7 @@ final class CompileCatalogCache: Sendable {
         func takeStatement(_ sql: String) -> Statement? {
             guard let cache else { return nil }
             let connection = ObjectIdentifier(db)
-            guard let reusable = cache.connections.withLock({ $0[connection]?.statements.removeValue(forKey: sql) }) else { return nil }
+            guard let reusable = cache.connections.withLock({ $0[connection]?.statements.removeValue(forKey: ExactText(sql)) }) else { return nil }
             // A connection closed and another made at the same address: its
             // statements are not this one's.
             guard sqlite3_db_handle(reusable.statement.sqliteStatement) == db.sqliteConnection else {
@@ -122,16 +124,17 @@ final class CompileCatalogCache: Sendable {
         func putBack(_ statement: Statement, sql: String) {
             guard let cache else { return }
             let (connection, reusable) = (ObjectIdentifier(db), ReusableStatement(statement))
-            cache.connections.withLock { $0[connection]?.statements.keep(reusable, forKey: sql) }
+            cache.connections.withLock { $0[connection]?.statements.keep(reusable, forKey: ExactText(sql)) }
         }
 
-        private func cached<Value: Sendable>(_ table: WritableKeyPath<Entries, [String: Value]>, _ collection: String,
+        private func cached<Value: Sendable>(_ table: WritableKeyPath<Entries, [ExactText: Value]>, _ collection: String,
                                    read: () throws -> Value) throws -> Value {
             guard let cache else { return try read() }
             let connection = ObjectIdentifier(db)
-            if let value = cache.connections.withLock({ $0[connection]?[keyPath: table][collection] }) { return value }
+            let name = ExactText(collection)
+            if let value = cache.connections.withLock({ $0[connection]?[keyPath: table][name] }) { return value }
             let value = try read()
-            cache.connections.withLock { $0[connection]?[keyPath: table][collection] = value }
+            cache.connections.withLock { $0[connection]?[keyPath: table][name] = value }
             return value
         }
     }

@@ -95,7 +95,7 @@ final class PointReader: Sendable {
 /// at a time (it is only reachable through `PointReader`'s free list).
 final class ReadConnection: @unchecked Sendable {
     private let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [ExactText: OpaquePointer] = [:]  // by bytes (see ExactText)
 
     init(path: String, busyTimeout: Duration) throws {
         var handle: OpaquePointer?
@@ -111,7 +111,7 @@ final class ReadConnection: @unchecked Sendable {
     }
 
     func statement(_ sql: String) throws -> RawStatement {
-        if let prepared = statements[sql] {
+        if let prepared = statements[ExactText(sql)] {
             return RawStatement(handle: prepared, connection: handle)
         }
         var prepared: OpaquePointer?
@@ -120,7 +120,7 @@ final class ReadConnection: @unchecked Sendable {
             throw SQLiteFailure(code: code, extendedCode: sqlite3_extended_errcode(handle),
                                 message: String(cString: sqlite3_errmsg(handle)))
         }
-        statements[sql] = prepared
+        statements[ExactText(sql)] = prepared
         return RawStatement(handle: prepared, connection: handle)
     }
 

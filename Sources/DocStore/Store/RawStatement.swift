@@ -38,7 +38,11 @@ struct RawStatement {
     /// again and again), or prepared for this use only (for a streaming read whose
     /// caller may run the same statement inside the loop).
     init(_ db: Database, sql: String, cached: Bool = true) throws {
-        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        // GRDB keys its cache by `String`, whose equality merges texts that
+        // differ only in Unicode normalization (see ExactText): only ASCII SQL
+        // is cached, so a name or path of such text gets its own statement.
+        let cacheable = cached && sql.utf8.allSatisfy { $0 < 0x80 }
+        let statement = cacheable ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         owner = statement
         handle = statement.sqliteStatement
         connection = db.sqliteConnection

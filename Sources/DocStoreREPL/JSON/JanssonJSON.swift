@@ -50,7 +50,38 @@ enum JanssonJSON {
         }
         defer { json_decref(root) }
         var numbers = NumberTexts(bytes)
-        return convert(root, depth: 0, numbers: &numbers)
+        var repeated: (first: String, second: String)?
+        let value = convert(root, depth: 0, numbers: &numbers, repeated: &repeated)
+        if let (first, second) = repeated {
+            throw ParseError(location: location(ofName: second, in: bytes), reason: canonicalRepeatReason(first, second))
+        }
+        return value
+    }
+
+    /// Two member names of one object that differ in bytes but not as Swift
+    /// strings (canonically equivalent): a ``JSONValue`` object, keyed by
+    /// `String`, would keep one of them, silently (helper-46).
+    static func canonicalRepeatReason(_ first: String, _ second: String) -> String {
+        func scalars(_ name: String) -> String {
+            name.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
+        }
+        return "duplicate member name \"\(second)\": it is \"\(first)\" written another way (\(scalars(first)) and \(scalars(second))), which a document can't hold twice; rename one, or write both the same way"
+    }
+
+    /// Where `name` is first written as a member name in `bytes` (1-based line
+    /// and column in characters), or the start when it is written with escapes.
+    static func location(ofName name: String, in bytes: UnsafeRawBufferPointer) -> SourceLocation {
+        let needle = Array(("\"" + name + "\"").utf8)
+        guard needle.count <= bytes.count else { return SourceLocation(line: 1, column: 1) }
+        var line = 1, lineStart = 0
+        for offset in 0...(bytes.count - needle.count) {
+            if bytes[offset] == UInt8(ascii: "\n") { line += 1; lineStart = offset + 1 }
+            if bytes[offset] == needle[0], needle.indices.allSatisfy({ bytes[offset + $0] == needle[$0] }) {
+                let before = UnsafeRawBufferPointer(rebasing: bytes[lineStart..<offset])
+                return SourceLocation(line: line, column: String(decoding: before, as: UTF8.self).count + 1)
+            }
+        }
+        return SourceLocation(line: 1, column: 1)
     }
 
     /// Where the offending token starts. jansson reports the column of the
@@ -92,7 +123,8 @@ enum JanssonJSON {
 
     /// Converts a jansson value. jansson itself refuses nesting deeper than
     /// 2048 levels (JSON_PARSER_MAX_DEPTH), so the recursion is bounded.
-    private static func convert(_ value: UnsafeMutablePointer<json_t>, depth: Int, numbers: inout NumberTexts) -> JSONValue {
+    private static func convert(_ value: UnsafeMutablePointer<json_t>, depth: Int, numbers: inout NumberTexts,
+                                repeated: inout (first: String, second: String)?) -> JSONValue {
         switch value.pointee.type {
         case JSON_NULL: return .null
         case JSON_TRUE: return .bool(true)
@@ -106,7 +138,7 @@ enum JanssonJSON {
             elements.reserveCapacity(count)
             for index in 0..<count {
                 guard let element = json_array_get(value, index) else { continue }
-                elements.append(convert(element, depth: depth + 1, numbers: &numbers))
+                elements.append(convert(element, depth: depth + 1, numbers: &numbers, repeated: &repeated))
             }
             return .array(elements)
         case JSON_OBJECT:
@@ -118,7 +150,12 @@ enum JanssonJSON {
                     let key = keyPointer.withMemoryRebound(to: UInt8.self, capacity: length) {
                         String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
                     }
-                    members[key] = convert(member, depth: depth + 1, numbers: &numbers)
+                    // jansson refused names with the same bytes: one equal as
+                    // a Swift string is the same text written another way.
+                    if repeated == nil, let index = members.index(forKey: key) {
+                        repeated = (members.keys[index], key)
+                    }
+                    members[key] = convert(member, depth: depth + 1, numbers: &numbers, repeated: &repeated)
                 }
                 iterator = json_object_iter_next(value, current)
             }

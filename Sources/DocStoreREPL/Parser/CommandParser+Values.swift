@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import OrderedCollections
 
 /// Literals, field references (`$0.a.b[0]`), key paths (`\.a.b`) and JSON arguments.
@@ -24,6 +24,15 @@ extension CommandParser {
             while true {
                 guard case .string(let name) = key else {
                     throw REPLSyntaxError("dictionary keys are strings", at: keyToken.location)
+                }
+                // As Swift refuses a literal with a key twice; a key equal as a
+                // string but not in bytes (composed and decomposed "é") too,
+                // since the document could keep only one of them.
+                if let index = members.index(forKey: name) {
+                    let earlier = members.keys[index]
+                    throw REPLSyntaxError(ExactText.same(earlier, name)
+                        ? "duplicate dictionary key \"\(name)\": a dictionary (a JSON object) holds each key once"
+                        : JanssonJSON.canonicalRepeatReason(earlier, name), at: keyToken.location)
                 }
                 members[name] = try literal()
                 guard try accept(.comma), !current.isSymbol(.rightBracket) else { break }

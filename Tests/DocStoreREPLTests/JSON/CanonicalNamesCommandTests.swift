@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Names and values equal as Swift strings but not in bytes (a composed "é"
+/// and "e" with a combining accent) in the REPL: an import or insert holding
+/// both names in one object merged them silently, keeping one value; and in
+/// one session the second of two queries got the first one's rows (helper-46).
+@Suite("Canonically equivalent names in the REPL")
+struct CanonicalNamesCommandTests {
+    static let composed = "\u{E9}"
+    static let decomposed = "e\u{301}"
+
+    @Test func anImportHoldingBothNamesInOneObjectIsRefused() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("both.ndjson").path
+        try "{\"id\":1,\"ok\":true}\n{\"id\":2,\"\(Self.composed)\":1,\"\(Self.decomposed)\":2}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("s.db").path
+
+        let imported = try runProcess(try docstoreBinary(), [store, "-c", ".import t \(file)"])
+        #expect(imported.status == 1)
+        #expect(imported.stderr.contains("line 2 of \(file): invalid JSON at column 15: duplicate member name"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("(U+00E9 and U+0065 U+0301)"), "\(imported.stderr)")
+
+        let typed = try runProcess(try docstoreBinary(), [store, "-c", "t.insert({\"id\": 3, \"\(Self.composed)\": 1, \"\(Self.decomposed)\": 2})"])
+        #expect(typed.status == 1 && typed.stderr.contains("duplicate member name"), "\(typed.stderr)")
+        let literal = try runProcess(try docstoreBinary(), ["-c", "players.filter { $0.x.in([[\"a\": 1, \"a\": 2]]) }.count()"])
+        #expect(literal.status == 1 && literal.stderr.contains("duplicate dictionary key \"a\""), "\(literal.stderr)")
+    }
+
+    /// Queries that differ only in a name's or a value's normalization, one
+    /// after the other in one session, each answered for itself: filters,
+    /// groups (compiled pipelines are cached by query) and selects.
+    @Test func eachQueryOfASessionGetsItsOwnRows() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("two.ndjson").path
+        try "{\"id\":12,\"\(Self.composed)\":1,\"v\":\"\(Self.composed)\"}\n{\"id\":13,\"\(Self.decomposed)\":1,\"v\":\"\(Self.decomposed)\"}\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("s.db").path
+        #expect(try runProcess(try docstoreBinary(), [store, "-c", ".import u \(file)"]).status == 0)
+
+        var script = ""
+        for text in [Self.composed, Self.decomposed, Self.composed] {
+            script += "u.filter { $0[\"\(text)\"] == 1 }.keys()\n"
+            script += "u.filter { $0.v == \"\(text)\" }.keys()\n"
+            script += "u.filter { $0[\"\(text)\"] == 1 }.group(by: \\.v) { (n: $0.count()) }.select { ($0.v) }\n"
+        }
+        let session = try runProcess(try docstoreBinary(), [store, "--mode", "ndjson"], input: script)
+        #expect(session.status == 0, "\(session.stderr)")
+        let lines = session.stdout.split(separator: "\n").map(String.init)
+        let composedRows = ["[12]", "[12]", "{\"v\":\"\(Self.composed)\"}"]
+        let decomposedRows = ["[13]", "[13]", "{\"v\":\"\(Self.decomposed)\"}"]
+        #expect(lines.map { Array($0.utf8) } == (composedRows + decomposedRows + composedRows).map { Array($0.utf8) }, "\(lines)")
+    }
+}

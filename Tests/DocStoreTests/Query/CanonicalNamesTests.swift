@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@_spi(Backends) @testable import DocStore
+
+/// Texts that differ in bytes but are equal as Swift strings (a composed "é",
+/// U+00E9, and "e" with a combining accent, U+0065 U+0301) are two names and
+/// two values to JSON, SQLite and PostgreSQL, so they must be to DocStore too:
+/// a cache keyed by `String` gave the second query the first one's rows, and a
+/// `JSONValue` object merged the two members of one document (helper-46).
+@Suite("Canonically equivalent names and values")
+struct CanonicalNamesTests {
+    static let composed = "\u{E9}"
+    static let decomposed = "e\u{301}"
+
+    /// A file store (its read-only connections cache statements and compiled
+    /// queries) with document 12 holding the composed name and value and 13
+    /// the decomposed ones.
+    func makeStore() throws -> (store: DocumentStore, directory: URL) {
+        let (path, directory) = try temporaryStorePath()
+        let store = try DocumentStore(path: path)
+        let collection = store.collection(named: "u")
+        try collection.insert(["id": 12, .init(stringLiteral: Self.composed): 1, "v": .string(Self.composed)])
+        try collection.insert(["id": 13, Self.decomposed: 1, "v": .string(Self.decomposed)])
+        return (store, directory)
+    }
+
+    @Test(arguments: [false, true])
+    func eachNameAndValueFindsItsOwnDocumentWhateverRanFirst(decomposedFirst: Bool) throws {
+        let (store, directory) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let collection = store.collection(named: "u")
+        let order = decomposedFirst ? [Self.decomposed, Self.composed] : [Self.composed, Self.decomposed]
+        for _ in 0..<2 {
+            for text in order {
+                let expected: [DocumentKey] = [.integer(ExactText.same(text, Self.composed) ? 12 : 13)]
+                let byName = DocumentQuery(.compare(FieldPath(text), .equal, .integer(1)))
+                #expect(try collection.keys(byName) == expected, "member \(text.unicodeScalars.map(\.value))")
+                let byValue = DocumentQuery(.compare(FieldPath("v"), .equal, .string(text)))
+                #expect(try collection.keys(byValue) == expected, "value \(text.unicodeScalars.map(\.value))")
+                #expect(try collection.select(byName, fields: [FieldPath(text)]) == [[1]])
+            }
+        }
+        try store.close()
+    }
+
+    @Test func jsonValuesAndPathsCompareByBytes() {
+        #expect(JSONValue.string(Self.composed) != .string(Self.decomposed))
+        #expect(Set([JSONValue.string(Self.composed), .string(Self.decomposed)]).count == 2)
+        #expect(FieldPath(Self.composed) != FieldPath(Self.decomposed))
+        // The evaluator reads a member as the databases' paths do: by its bytes.
+        let document: JSONValue = .object([Self.decomposed: 1])
+        #expect(document.value(at: FieldPath(Self.decomposed)) == 1)
+        #expect(document.value(at: FieldPath(Self.composed)) == nil)
+    }
+
+    /// A document holding both names can't be a `JSONValue`: it reads as one
+    /// with duplicate names does (the first counts), and `check` names it.
+    @Test func bothNamesInOneDocumentAreDuplicates() throws {
+        let text = "{\"\(Self.composed)\":1,\"\(Self.decomposed)\":2,\"K\":3,\"\u{212A}\":4}"
+        let bytes = Array(text.utf8)
+        #expect(try bytes.withUnsafeBytes { try DocumentCodec.validate($0) })
+        #expect(try DocumentCodec.parse(bytes) == .object([Self.composed: 1, "K": 3]))
+        #expect(try !Array("{\"\(Self.composed)\":1,\"x\":{\"\(Self.decomposed)\":2}}".utf8).withUnsafeBytes { try DocumentCodec.validate($0) })
+    }
+}
