@@ -29,7 +29,8 @@ extension DocumentCollection {
             // Dropped before the update, so SQLite doesn't maintain what goes anyway.
             for index in following { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index.name))") }
             if let info {
-                summary.documentsChanged = try runFieldChange(compiler.renameField(old, to: new), paths: [old, new], info: info, in: db)
+                summary.documentsChanged = try runFieldChange(compiler.renameField(old, to: new), paths: [old, new], where: .exists(old),
+                                                              removing: true, info: info, compiler: compiler, in: db)
             }
             for index in following {
                 let moved = FieldChangeRules.moved(index, from: old, to: new)
@@ -83,7 +84,8 @@ extension DocumentCollection {
             var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
             guard let info else { return summary }
             try refuseOverwrites(moving: source, to: target, info: info, compiler: compiler, in: db)
-            summary.documentsChanged = try runFieldChange(compiler.copyField(source, to: target), paths: [target], info: info, in: db)
+            summary.documentsChanged = try runFieldChange(compiler.copyField(source, to: target), paths: [target], where: .exists(source),
+                                                          info: info, compiler: compiler, in: db)
             return summary
         }
     }
@@ -104,7 +106,8 @@ extension DocumentCollection {
                 summary.droppedIndexes.append(index)
             }
             if let info {
-                summary.documentsChanged = try runFieldChange(compiler.removeField(path), paths: [path], info: info, in: db)
+                summary.documentsChanged = try runFieldChange(compiler.removeField(path), paths: [path], where: .exists(path),
+                                                              removing: true, info: info, compiler: compiler, in: db)
             }
             try remakeSearchIndexes({ FieldChangeRules.searchFields($0, removing: path) }, info: info, in: db, summary: &summary)
             return summary
@@ -128,7 +131,8 @@ extension DocumentCollection {
             var summary = FieldChangeSummary(collection: name, change: change, documentsChanged: 0)
             guard let info else { return summary }
             try refuseBlockedParents(writing: path, where: .isNull(path), info: info, compiler: compiler, in: db)
-            summary.documentsChanged = try runFieldChange(compiler.setDefault(path, value), paths: [path], info: info, in: db)
+            summary.documentsChanged = try runFieldChange(compiler.setDefault(path, value), paths: [path], where: .isNull(path),
+                                                          info: info, compiler: compiler, in: db)
             return summary
         }
     }
@@ -158,9 +162,13 @@ extension DocumentCollection {
         }
     }
 
-    /// Runs one compiled field change and returns how many documents it changed,
-    /// recording them for observers of the collection.
-    func runFieldChange(_ compiled: SQLFragment, paths: [FieldPath], info: CollectionInfo, in db: Database) throws -> Int {
+    /// Runs one compiled field change over the documents matching `condition`
+    /// and returns how many it changed, recording them for observers of the
+    /// collection. First refuses, naming it, a document the change would
+    /// rewrite that is damaged in a way SQLite's JSON functions don't see.
+    func runFieldChange(_ compiled: SQLFragment, paths: [FieldPath], where condition: Condition, removing: Bool = false,
+                        info: CollectionInfo, compiler: QueryCompiler, in db: Database) throws -> Int {
+        try refuseDamaged(where: condition, field: paths[0], repeatedNames: removing, info: info, compiler: compiler, in: db)
         do {
             guard store.changeTracker.isObserved(name) else {
                 try run(compiled, in: db)
@@ -176,6 +184,32 @@ extension DocumentCollection {
             return count
         } catch let failure as SQLiteFailure where failure.isUniqueViolation {
             throw uniqueViolation(failure, key: nil, in: db)
+        }
+    }
+
+    /// Refuses to rewrite a document that `check` calls damaged, or, when
+    /// `repeatedNames` (the change removes a member), that holds a member name
+    /// twice (helper-45). SQLite rewrote text holding invalid UTF-8 or a lone
+    /// surrogate escape, and `check` then found nothing: the evidence `repair`
+    /// would have kept, text unchanged, was gone. And of a name held twice
+    /// (whose first member reads count) `json_remove` takes only the first, so
+    /// removing or renaming the field brought the hidden one back; `json_set`
+    /// sets the first, as reads see it.
+    private func refuseDamaged(where condition: Condition, field: FieldPath, repeatedNames: Bool, info: CollectionInfo,
+                               compiler: QueryCompiler, in db: Database) throws {
+        try run(compiler.documents(DocumentQuery(condition)), in: db) { row in
+            let key = row.key(at: 0, kind: info.keyKind)
+            let repeatsAName: Bool
+            do {
+                repeatsAName = try DocumentCodec.validate(row.bytes(at: 1))
+            } catch {
+                throw DocStoreError.corruptDocument(collection: name, key: key, reason: String(describing: error)
+                    + "; the field change would rewrite it, so nothing was changed")
+            }
+            if repeatsAName, repeatedNames {
+                throw DocStoreError.invalidUpdate(collection: name, field: field.description, key: key, reason:
+                    "the document holds a member name twice (another tool wrote it; reads take the first), and a field change would take only one of them, bringing the other back; save the document again from a read of it (which keeps the first), then run the change")
+            }
         }
     }
 
