@@ -135,6 +135,15 @@ enum Catalog {
             throw DocStoreError.invalidCollectionName(
                 info.name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)); SQLite's table names ignore letter case, so two names that differ only by case can't both exist")
         }
+        // Two names equal as Swift strings but not in bytes (a composed "é" and
+        // "e" with a combining accent) are two tables to SQLite, but one key of
+        // every `String`-keyed map of collections: copies and listings mixed
+        // them up (helper-46).
+        for existing in try String.fetchAll(db, sql: "SELECT name FROM \(collectionsTable)")
+        where existing == info.name && !ExactText.same(existing, info.name) {
+            throw DocStoreError.invalidCollectionName(
+                info.name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)), the same name written with other Unicode characters (\(existing.unicodeScalars.count) and \(info.name.unicodeScalars.count) of them); use that name, or another")
+        }
         let table = quoteIdentifier(info.name)
         switch info.keyKind {
         case .integer:

@@ -62,4 +62,19 @@ struct CanonicalNamesTests {
         #expect(try DocumentCodec.parse(bytes) == .object([Self.composed: 1, "K": 3]))
         #expect(try !Array("{\"\(Self.composed)\":1,\"x\":{\"\(Self.decomposed)\":2}}".utf8).withUnsafeBytes { try DocumentCodec.validate($0) })
     }
+
+    /// Two collections whose names differ only so are refused: every map of
+    /// collections keyed by `String` took them for one (a copy failed
+    /// saying a table was missing, naming the wrong one).
+    @Test func aSecondCollectionNamedTheSameWayIsRefused() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try DocumentStore(path: path).collection(named: "c" + Self.composed).insert(["id": 1])
+        // Another session, whose caches never saw the first.
+        let other = try DocumentStore(path: path)
+        let error = try #require(throws: DocStoreError.self) { try other.collection(named: "c" + Self.decomposed).insert(["id": 1]) }
+        guard case .invalidCollectionName = error else { Issue.record("\(error)"); return }
+        #expect("\(error)".contains("the same name written with other Unicode characters"), "\(error)")
+        #expect(try other.collection(named: "c" + Self.composed).count() == 1)
+    }
 }
