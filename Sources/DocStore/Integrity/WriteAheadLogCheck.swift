@@ -131,11 +131,19 @@ struct WriteAheadLogCheck {
                     return [Scan(pageSize: headerPageSize, wordsAreBigEndian: bigEndianWords, salts: salts, seed: seed, headerIntact: true)]
                 }
             }
-            let pageSize = validPageSize(headerPageSize) && magicValid ? headerPageSize : databasePageSize
-            guard let pageSize, validPageSize(pageSize) else { return [] }
+            // A header whose checksum fails may have lost its page size or its
+            // byte order to a change that still looks valid (4096 → 8192, the
+            // magic's low bit: helper-47), so every page size it may have had
+            // and both orders are tried; the reading that finds the most
+            // intact commits counts.
+            var pageSizes: [Int] = []
+            for size in [validPageSize(headerPageSize) ? headerPageSize : nil, databasePageSize] {
+                if let size, validPageSize(size), !pageSizes.contains(size) { pageSizes.append(size) }
+            }
             let frameSalts = (bigEndian(start, at: headerSize + 8), bigEndian(start, at: headerSize + 12))
-            let orders = magicValid ? [magic & 1 == 1] : [false, true]
-            return orders.map { Scan(pageSize: pageSize, wordsAreBigEndian: $0, salts: frameSalts, seed: seed, headerIntact: false) }
+            return pageSizes.flatMap { pageSize in
+                [false, true].map { Scan(pageSize: pageSize, wordsAreBigEndian: $0, salts: frameSalts, seed: seed, headerIntact: false) }
+            }
         }
 
         mutating func read(frame: UnsafeRawBufferPointer) {

@@ -115,12 +115,12 @@ public enum REPLLauncher {
     /// commits, and the user must know which file still holds them.
     static func setAsideNotice(_ store: DocumentStore) -> String? {
         guard let log = store.setAsideLog, let path = store.path else { return nil }
-        let commits = log.droppedCommits == 1 ? "1 commit" : "\(log.droppedCommits) commits"
-        let place = log.frame.map { "frame \($0), byte \(log.offset)" } ?? "its header"
+        let commits = "the damaged transaction and " + (log.droppedCommits == 1 ? "the intact commit" : "the \(log.droppedCommits) intact commits")
+        let place = log.frame.map { "frame \($0), starting at byte \(log.offset)" } ?? "its header"
         guard let copy = log.copyPath else {
-            return "docstore: the write-ahead log \(path)-wal is damaged (\(place)); opened read-only as of its last good commit, without the \(commits) after the damage, which stay in the log (no copy made, nothing changed)"
+            return "docstore: the write-ahead log \(path)-wal is damaged (\(place)); opened read-only as of its last good commit, without \(commits) after it, which stay in the log (no copy made, nothing changed)"
         }
-        return "docstore: the write-ahead log \(path)-wal was damaged (\(place)); it was copied whole to \(copy) and the store opened as of its last good commit, without the \(commits) after the damage: they are only in that copy, so keep it"
+        return "docstore: the write-ahead log \(path)-wal was damaged (\(place)); it was copied whole to \(copy) and the store opened as of its last good commit, without \(commits) after it: they are only in that copy, so keep it"
     }
 
     static func banner(_ arguments: Arguments, store: DocumentStore) -> String {

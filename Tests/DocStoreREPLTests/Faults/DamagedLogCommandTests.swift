@@ -41,9 +41,9 @@ struct DamagedLogCommandTests {
         let opened = try runProcess(try docstoreBinary(), ["--set-aside-damaged-log", path, "-c", "events.count()"])
         #expect(opened.status == 0, "\(opened.stderr)")
         #expect(opened.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "only the commit in the file is left")
-        #expect(opened.stderr.contains("the write-ahead log \(path)-wal was damaged (frame 1, byte 32); it was copied whole to \(path)-wal.damaged"),
+        #expect(opened.stderr.contains("the write-ahead log \(path)-wal was damaged (frame 1, starting at byte 32); it was copied whole to \(path)-wal.damaged"),
                 "\(opened.stderr)")
-        #expect(opened.stderr.contains("without the 4 commits after the damage: they are only in that copy"), "\(opened.stderr)")
+        #expect(opened.stderr.contains("without the damaged transaction and the 4 intact commits after it: they are only in that copy"), "\(opened.stderr)")
         let again = try runProcess(try docstoreBinary(), ["--set-aside-damaged-log", path, "-c", "events.count()"])
         #expect(again.status == 0 && again.stderr.isEmpty, "a sound log sets nothing aside and says nothing: \(again.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal.damaged")) == log, "the copy holds the dropped commits")

@@ -190,13 +190,16 @@ struct DamagedLogTests {
     /// The header's salts, magic number or page size damaged: SQLite reads no
     /// frame at all, and opened the store silently without any of them
     /// (helper-44). The frames are read with the first frame's salts and the
-    /// store file's page size.
-    @Test(arguments: [0, 3, 9, 16, 21])
-    func anyDamagedHeaderByteIsRefused(byte: Int) throws {
+    /// store file's page size. Also changes that leave a valid-looking header
+    /// (helper-47): the magic number's byte-order bit, and a page size of
+    /// 8192 or 2048 for 4096, which SQLite refuses by the header's checksum.
+    @Test(arguments: [(0, 0x10), (3, 0x10), (9, 0x10), (16, 0x10), (21, 0x10), (3, 0x01), (10, 0x30), (10, 0x18)])
+    func anyDamagedHeaderByteIsRefused(byte: Int, mask: UInt8) throws {
         let store = try makeLoggedStore()
         defer { try? FileManager.default.removeItem(at: store.directory) }
         var log = try store.log()
-        log[byte] ^= 0x10
+        try #require(store.pageSize == 4096 || byte != 10, "the page-size cases assume 4096-byte pages")
+        log[byte] ^= mask
         try log.write(to: URL(fileURLWithPath: store.logPath))
         let error = #expect(throws: DocStoreError.self) { _ = try store.teams() }
         guard case .damagedLog(_, 0, nil, let dropped)? = error else {
