@@ -204,6 +204,15 @@ enum DocumentCodec {
         try parseTape(bytes.assumingMemoryBound(to: UInt8.self)).hasDuplicateKeys
     }
 
+    /// Validates a stored document's text as ``validate(_:)`` does, and also
+    /// tells whether some member name is written with escapes it doesn't need
+    /// (`"caf\u00e9"`, as Python's `json.dumps` writes it), which SQLite's JSON
+    /// paths don't match: queries miss that member while reads show it.
+    static func inspect(_ bytes: UnsafeRawBufferPointer) throws(DocumentCodingError) -> (repeatsNames: Bool, escapesNames: Bool) {
+        let tape = try parseTape(bytes.assumingMemoryBound(to: UInt8.self))
+        return (tape.hasDuplicateKeys, tape.hasNeedlesslyEscapedNames)
+    }
+
     /// Parses JSON text bytes into a `JSONValue`.
     static func parse(_ bytes: [UInt8]) throws(DocumentCodingError) -> JSONValue {
         try withBytes(bytes) { (raw) throws(DocumentCodingError) -> JSONValue in try parse(raw) }

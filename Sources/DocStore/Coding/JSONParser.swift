@@ -42,6 +42,10 @@ struct JSONParser {
     /// innermost last: when one closes, its names are compared as Swift
     /// compares strings too (see ``markCanonicalRepeats(inObjectAt:)``).
     private var objectsWithUnicodeNames: [Int] = []
+    /// Whether some member name is written with escapes it doesn't need
+    /// (`"caf\u00e9"`, `"\u0061"`): SQLite's JSON paths compare names as
+    /// written, so queries don't see such a member while reads do.
+    private var hasNeedlesslyEscapedName = false
 
     init(_ input: UnsafeBufferPointer<UInt8>) {
         self.input = input
@@ -53,7 +57,9 @@ struct JSONParser {
         }
         var parser = JSONParser(input)
         try parser.run()
-        return JSONTape(input: input, entries: parser.entries)
+        var tape = JSONTape(input: input, entries: parser.entries)
+        tape.hasNeedlesslyEscapedNames = parser.hasNeedlesslyEscapedName
+        return tape
     }
 
     private mutating func run() throws(SyntaxError) {
@@ -170,6 +176,11 @@ struct JSONParser {
         noteMemberName()
         if !lastStringIsPlain, let objectIndex = open.last, objectsWithUnicodeNames.last != objectIndex {
             objectsWithUnicodeNames.append(objectIndex)
+        }
+        if !hasNeedlesslyEscapedName, let name = entries.last, name.hasEscapes {
+            // Escapes are needed only for quotes, backslashes and control characters.
+            let unescaped = JSONTape.unescape(UnsafeBufferPointer(rebasing: input[Int(name.start)..<Int(name.end)]))
+            hasNeedlesslyEscapedName = !unescaped.contains { $0 < 0x20 || $0 == JSONWriter.quote || $0 == JSONWriter.backslash }
         }
         skipWhitespace()
         guard position < input.count, input[position] == UInt8(ascii: ":") else {

@@ -41,6 +41,9 @@ struct JSONTape {
     /// The entries; the last one is an extra `null` that stands for "no value"
     /// (e.g. a `superDecoder` for a missing key), so every index is a value.
     let entries: [TapeEntry]
+    /// Whether a member name is written with escapes it doesn't need (see
+    /// `JSONParser`): set by the parser.
+    var hasNeedlesslyEscapedNames = false
 
     var absentIndex: Int { entries.count - 1 }
 

@@ -59,6 +59,13 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// whole store's check lists them with the catalog's problems.
     public var indexProblems: [String] = []
 
+    /// Documents with a member name written with escapes it doesn't need
+    /// (`{"caf\u00e9": 5}`, as Python's `json.dumps` writes non-ASCII), by
+    /// another tool: SQLite's JSON paths compare names as written, so queries,
+    /// indexes and field changes miss that member while reads show it. Saving
+    /// such a document again (from a read of it) writes its names plainly.
+    public var escapedNames: [DocumentKey] = []
+
     /// Why the collection's table can't be checked (another program's table in
     /// its place), or nil. Set by ``DocumentStore/check(collection:)``; the whole
     /// store's check lists it with the catalog's problems.
@@ -67,7 +74,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// Whether nothing is wrong with the collection's documents, its field
     /// columns, its search indexes or its pages.
     public var isHealthy: Bool {
-        damaged.isEmpty && duplicateMembers.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil && searchIndexProblem == nil
+        damaged.isEmpty && duplicateMembers.isEmpty && escapedNames.isEmpty && !hasDamagedPages && fieldColumnsProblem == nil && searchIndexProblem == nil
             && orphanProblem == nil && tableProblem == nil && indexProblems.isEmpty
     }
 
@@ -113,7 +120,11 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         lines += damaged.map { "  • \($0)" }
         if !duplicateMembers.isEmpty {
             let keys = duplicateMembers.prefix(10).map(\.description).joined(separator: ", ") + (duplicateMembers.count > 10 ? ", …" : "")
-            lines.append("  • duplicate member names in documents \(keys): the first of each counts (queries and reads agree); .repair leaves them")
+            lines.append("  • duplicate member names in documents \(keys): the first of each counts (in queries too, unless the two are one name written in two Unicode forms, such as a composed and a decomposed \"é\", which queries tell apart); .repair leaves them")
+        }
+        if !escapedNames.isEmpty {
+            let keys = escapedNames.prefix(10).map(\.description).joined(separator: ", ") + (escapedNames.count > 10 ? ", …" : "")
+            lines.append("  • member names written with needless escapes (such as \"caf\\u00e9\") in \(Self.plural(escapedNames.count, "document")) (\(keys)), by another tool: queries, indexes and field changes don't see those members, reads do; save each document again from a read of it to write its names plainly")
         }
         if let fieldColumnsProblem { lines.append("  • \(fieldColumnsProblem)") }
         if let searchIndexProblem { lines.append("  • \(searchIndexProblem)") }

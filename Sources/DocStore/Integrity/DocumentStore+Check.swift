@@ -157,8 +157,9 @@ extension DocumentStore {
                 report.documentCount += 1
                 if let problem = row.problem {
                     report.damaged.append(DamagedDocument(key: row.key, reason: problem))
-                } else if row.hasDuplicateMembers {
-                    report.duplicateMembers.append(row.key)
+                } else {
+                    if row.hasDuplicateMembers { report.duplicateMembers.append(row.key) }
+                    if row.hasEscapedNames { report.escapedNames.append(row.key) }
                 }
             }
         } catch let error where Self.isPageDamage(error) {
@@ -222,7 +223,7 @@ extension DocumentStore {
             row.key = row.documentKey(kind: info.keyKind)
             row.problem = Self.keyProblem(row.storedKey, kind: info.keyKind)
             do {
-                row.hasDuplicateMembers = try DocumentCodec.validate(row.body)
+                (row.hasDuplicateMembers, row.hasEscapedNames) = try DocumentCodec.inspect(row.body)
                 // Valid JSON, but a document is an object: a bare 42 or [1, 2]
                 // decodes as no model, and updates pass it by.
                 if let first = row.body.first(where: { !Self.jsonWhitespace.contains($0) }), first != UInt8(ascii: "{") {
@@ -298,6 +299,7 @@ struct InspectedRow {
     /// Why the document can't be read (its JSON or its key), or nil.
     var problem: String?
     var hasDuplicateMembers = false
+    var hasEscapedNames = false
 
     init(storedKey: SQLBinding, key: DocumentKey, body: UnsafeRawBufferPointer) {
         self.storedKey = storedKey
