@@ -168,7 +168,7 @@ extension DocumentCollection {
     /// rewrite that is damaged in a way SQLite's JSON functions don't see.
     func runFieldChange(_ compiled: SQLFragment, paths: [FieldPath], where condition: Condition, removing: Bool = false,
                         info: CollectionInfo, compiler: QueryCompiler, in db: Database) throws -> Int {
-        try refuseDamaged(where: condition, field: paths[0], repeatedNames: removing, info: info, compiler: compiler, in: db)
+        try refuseDamaged(DocumentQuery(condition), field: paths[0], repeatedNames: removing, info: info, compiler: compiler, in: db)
         do {
             guard store.changeTracker.isObserved(name) else {
                 try run(compiled, in: db)
@@ -195,20 +195,20 @@ extension DocumentCollection {
     /// (whose first member reads count) `json_remove` takes only the first, so
     /// removing or renaming the field brought the hidden one back; `json_set`
     /// sets the first, as reads see it.
-    private func refuseDamaged(where condition: Condition, field: FieldPath, repeatedNames: Bool, info: CollectionInfo,
-                               compiler: QueryCompiler, in db: Database) throws {
-        try run(compiler.documents(DocumentQuery(condition)), in: db) { row in
+    func refuseDamaged(_ query: DocumentQuery, field: FieldPath, repeatedNames: Bool, info: CollectionInfo,
+                       compiler: QueryCompiler, in db: Database) throws {
+        try run(compiler.documents(query), in: db) { row in
             let key = row.key(at: 0, kind: info.keyKind)
             let repeatsAName: Bool
             do {
                 repeatsAName = try DocumentCodec.validate(row.bytes(at: 1))
             } catch {
                 throw DocStoreError.corruptDocument(collection: name, key: key, reason: String(describing: error)
-                    + "; the field change would rewrite it, so nothing was changed")
+                    + "; the change would rewrite it, so nothing was changed")
             }
             if repeatsAName, repeatedNames {
                 throw DocStoreError.invalidUpdate(collection: name, field: field.description, key: key, reason:
-                    "the document holds a member name twice (another tool wrote it; reads take the first), and a field change would take only one of them, bringing the other back; save the document again from a read of it (which keeps the first), then run the change")
+                    "the document holds a member name twice (another tool wrote it; reads take the first), and removing or moving one would bring the other back; save the document again from a read of it (which keeps the first), then run the change")
             }
         }
     }

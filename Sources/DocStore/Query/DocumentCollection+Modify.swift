@@ -66,6 +66,12 @@ extension DocumentCollection {
                        let damaged = try firstKey(compiler.firstNonObject(query), info: info, in: db) {
                         throw DocStoreError.damagedDocuments(collection: name, keys: [damaged])
                     }
+                    // A remove takes the first of a repeated name, bringing back
+                    // the one reads hid (helper-47), as a field change's does.
+                    for case .remove(let path) in updates {
+                        try refuseDamaged(query, field: path, repeatedNames: true, info: info, compiler: compiler, in: db)
+                        break
+                    }
                     for (index, update) in updates.enumerated() {
                         guard let path = update.writtenPath,
                               let blocked = try compiler.blockedSets(at: path, after: Array(updates[..<index]), query) else { continue }

@@ -66,4 +66,19 @@ struct FieldChangesOnDamagedDocumentsTests {
         #expect("\(error)".contains("document 2 in collection \"d\" is damaged"), "\(error)")
         #expect(try bodies(store) == before)
     }
+
+    /// An update by query that removes a field does what `removeField` does
+    /// (helper-47): `$0.a.remove()` brought back the hidden second `a`.
+    @Test func anUpdateRemovingARepeatedNameIsRefused() throws {
+        let store = try store(withSecond: Self.repeated)
+        let collection = store.collection(named: "d")
+        let before = try bodies(store)
+        let all = DocumentQuery()
+        let error = try #require(throws: DocStoreError.self) { try collection.update(all, [.remove(FieldPath("a"))]) }
+        #expect("\(error)".contains("document 2"), "\(error)")
+        #expect(try bodies(store) == before)
+        // Sets take the first of the two, as reads do: allowed.
+        #expect(try collection.update(all, [.set(FieldPath("a"), 7)]) == 3)
+        #expect(try collection.get(2)?["a"] == 7)
+    }
 }
