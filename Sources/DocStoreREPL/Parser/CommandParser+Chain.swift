@@ -155,8 +155,11 @@ extension CommandParser {
         guard let source else { return .query(collection: name, query, action) }
         if query != DocumentQuery() { stages.append(.refine(query)) }
         // A select of plain fields alone is the collection's own select.
+        // Not when two columns would have one name as a string (a composed and
+        // a decomposed "é"): printed as objects they were one member, one value
+        // lost (helper-47); the pipeline refuses such columns by name.
         if stages.count == 1, case .select(let items) = stages[0], action == .fetch,
-           let paths = Self.plainFields(items) {
+           let paths = Self.plainFields(items), Set(paths.map(\.description)).count == Set(paths).count {
             return .query(collection: name, source, .select(paths))
         }
         let pipeline = QueryPipeline(source, stages: stages)

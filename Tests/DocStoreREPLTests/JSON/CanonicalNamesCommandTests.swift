@@ -53,4 +53,13 @@ struct CanonicalNamesCommandTests {
         let decomposedRows = ["[13]", "[13]", "{\"v\":\"\(Self.decomposed)\"}"]
         #expect(lines.map { Array($0.utf8) } == (composedRows + decomposedRows + composedRows).map { Array($0.utf8) }, "\(lines)")
     }
+
+    /// Two unlabelled columns whose names are one as strings: printed as
+    /// objects they were one member, and one value was lost (helper-47).
+    @Test func aSelectOfTwoColumnsNamedAlikeIsRefusedAsALabelledOneIs() throws {
+        let script = "players.select { ($0[\"\u{C5}\"], $0[\"\u{212B}\"]) }\n"
+        let session = try runProcess(try docstoreBinary(), ["--mode", "json"], input: script)
+        #expect(session.status == 1)
+        #expect(session.stderr.contains("two columns have this name"), "\(session.stderr)")
+    }
 }
