@@ -24,7 +24,8 @@ final class CollectionCache: Sendable {
     }
 
     private struct State {
-        var committed: [String: CollectionInfo] = [:]
+        /// By bytes (see ExactText): two names equal as Swift strings are two tables.
+        var committed: [ExactText: CollectionInfo] = [:]
         var changes: [ObjectIdentifier: [Change]] = [:]
         /// The last `data_version` each connection reported.
         var dataVersions: [ObjectIdentifier: Int64] = [:]
@@ -35,7 +36,7 @@ final class CollectionCache: Sendable {
 
         /// Whether any open transaction created or dropped `name`.
         func isChanging(_ name: String) -> Bool {
-            changes.values.contains { $0.contains { $0.name == name } }
+            changes.values.contains { $0.contains { ExactText.same($0.name, name) } }
         }
     }
 
@@ -47,21 +48,21 @@ final class CollectionCache: Sendable {
     func lookup(_ name: String, in db: Database) -> CollectionInfo?? {
         let connection = ObjectIdentifier(db)
         return state.withLock { state in
-            if let change = state.changes[connection]?.last(where: { $0.name == name }) { return .some(change.info) }
-            return state.committed[name].map { .some($0) }
+            if let change = state.changes[connection]?.last(where: { ExactText.same($0.name, name) }) { return .some(change.info) }
+            return state.committed[ExactText(name)].map { .some($0) }
         }
     }
 
     /// The committed entry, for reads that don't go through a `Database`.
     func committed(_ name: String) -> CollectionInfo? {
-        state.withLock { $0.committed[name] }
+        state.withLock { $0.committed[ExactText(name)] }
     }
 
     /// Remembers an entry read from the catalog, unless an open transaction is
     /// creating or dropping that collection (what it read may not last).
     func remember(_ info: CollectionInfo) {
         state.withLock { state in
-            if !state.isChanging(info.name) { state.committed[info.name] = info }
+            if !state.isChanging(info.name) { state.committed[ExactText(info.name)] = info }
         }
     }
 
@@ -113,7 +114,7 @@ final class CollectionCache: Sendable {
             onCommit: { [self] _ in
                 state.withLock { state in
                     for change in state.changes.removeValue(forKey: connection) ?? [] {
-                        state.committed[change.name] = change.info
+                        state.committed[ExactText(change.name)] = change.info
                     }
                 }
             },

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 
 /// Parses REPL text into a ``REPLCommand``: dot-commands (`.schema players`) and
 /// statements on a collection written in the Swift DSL's syntax
@@ -211,9 +211,13 @@ public struct CommandParser {
     /// error names the closest existing collection. (Writes create collections.)
     func checkCollectionExists(_ name: String, at location: SourceLocation) throws(REPLSyntaxError) {
         let names = schema.collectionNames()
-        guard !names.contains(name), schema.listsCollections() else { return }
+        // By bytes: a decomposed "é" names no collection when only the composed
+        // one exists, and reading it answered 0 documents (helper-47).
+        guard !names.contains(where: { ExactText.same($0, name) }), schema.listsCollections() else { return }
         var message = "no collection named \(DocumentKeyQuoting.quoted(name))"
-        if let suggestion = NameSuggestion.closest(to: name, in: names) {
+        if let same = names.first(where: { $0 == name }) {
+            message += "; \(DocumentKeyQuoting.quoted(same)) is the same name written with other Unicode characters (\(same.unicodeScalars.count) and \(name.unicodeScalars.count) of them): write it that way"
+        } else if let suggestion = NameSuggestion.closest(to: name, in: names) {
             message += "; did you mean \(DocumentKeyQuoting.quoted(suggestion))?"
         } else if names.isEmpty {
             message += " (the store has no collections yet; insert or .import creates one)"

@@ -62,4 +62,20 @@ struct CanonicalNamesCommandTests {
         #expect(session.status == 1)
         #expect(session.stderr.contains("two columns have this name"), "\(session.stderr)")
     }
+
+    /// A collection named the other way than the one that exists: reading it
+    /// answered 0 documents, and writing it, in the session that made the
+    /// other, blamed a missing table (helper-47).
+    @Test func aCollectionNamedTheOtherWayIsNamedInTheError() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("s.db").path
+        let script = "\(Self.composed).insert({\"id\": 1})\n\(Self.decomposed).insert({\"id\": 2})\n\(Self.decomposed).count()\n"
+        let session = try runProcess(try docstoreBinary(), [store, "--keep-going"], input: script)
+        #expect(session.status == 1)
+        #expect(session.stderr.contains("error at line 2: invalid collection name"), "\(session.stderr)")
+        #expect(session.stderr.contains("error at line 3, column 1: no collection named"), "\(session.stderr)")
+        #expect(session.stderr.contains("is the same name written with other Unicode characters"), "\(session.stderr)")
+        #expect(session.stderr.contains("inserted 1 document (key 1)"), "\(session.stderr)")
+    }
 }
