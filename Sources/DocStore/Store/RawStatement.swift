@@ -34,15 +34,22 @@ struct RawStatement {
         self.owner = nil
     }
 
+    /// `sql` as GRDB's statement cache gets it. That cache is keyed by `String`,
+    /// whose equality merges texts that differ only in Unicode normalization
+    /// (see ExactText), so SQL holding non-ASCII text ends in a comment spelling
+    /// those bytes in hex: two such statements are two keys, and both stay
+    /// cached (not caching them re-prepared every query on a non-ASCII name).
+    static func cacheKey(_ sql: String) -> String {
+        guard sql.utf8.contains(where: { $0 >= 0x80 }) else { return sql }
+        let hex = sql.utf8.lazy.filter { $0 >= 0x80 }.map { String($0, radix: 16) }.joined()
+        return sql + " /* " + hex + " */"
+    }
+
     /// A statement from GRDB's cache (`cached`, the default: for statements run
     /// again and again), or prepared for this use only (for a streaming read whose
     /// caller may run the same statement inside the loop).
     init(_ db: Database, sql: String, cached: Bool = true) throws {
-        // GRDB keys its cache by `String`, whose equality merges texts that
-        // differ only in Unicode normalization (see ExactText): only ASCII SQL
-        // is cached, so a name or path of such text gets its own statement.
-        let cacheable = cached && sql.utf8.allSatisfy { $0 < 0x80 }
-        let statement = cacheable ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let statement = cached ? try db.cachedStatement(sql: Self.cacheKey(sql)) : try db.makeStatement(sql: sql)
         owner = statement
         handle = statement.sqliteStatement
         connection = db.sqliteConnection
