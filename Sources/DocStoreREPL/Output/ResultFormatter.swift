@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 
 /// Writes a streamed result in one output mode, item by item.
 ///
@@ -68,10 +68,14 @@ struct FormatSettings {
 /// (``StoredMembers``), each member found by its position in the document
 /// before: documents of one collection mostly share their layout, so most
 /// members are matched by comparing bytes, without building a name.
+///
+/// Names are told apart by their bytes (``ExactText``), as the store tells
+/// them apart: "é" composed and "e" with a combining accent are two columns,
+/// where a `String` key merged them and one value of each row was lost.
 struct ResultColumns {
     private(set) var names: [String]
     let given: Bool
-    private var columnOfName: [String: Int] = [:]
+    private var columnOfName: [ExactText: Int] = [:]
     private var hasScalars = false
     /// Per member position in the last stored document: its name's bytes and column (-1: none).
     private var layout: [(name: [UInt8], column: Int)] = []
@@ -79,6 +83,9 @@ struct ResultColumns {
     init(_ columns: [String]?) {
         names = columns ?? []
         given = columns != nil
+        for (column, name) in names.enumerated() where columnOfName[ExactText(name)] == nil {
+            columnOfName[ExactText(name)] = column
+        }
     }
 
     /// Adds the members of a document (nothing for rows, whose columns are
@@ -91,10 +98,10 @@ struct ResultColumns {
         }
         let document = try item.value(columns: nil)
         if case .object(let members) = document {
-            for key in members.keys where columnOfName[key] == nil { addColumn(key) }
+            for key in members.keys where columnOfName[ExactText(key)] == nil { addColumn(key) }
         } else if !hasScalars {
             hasScalars = true
-            if columnOfName["value"] == nil { addColumn("value") }
+            if columnOfName[ExactText("value")] == nil { addColumn("value") }
         }
         return cells(of: document)
     }
@@ -116,15 +123,22 @@ struct ResultColumns {
     }
 
     private mutating func addColumn(_ name: String) {
-        columnOfName[name] = names.count
+        columnOfName[ExactText(name)] = names.count
         names.append(name)
     }
 
     private func cells(of document: JSONValue) -> [JSONValue?] {
+        var cells = [JSONValue?](repeating: nil, count: names.count)
         if case .object(let members) = document {
-            return names.map { members[$0] }
+            // By each member's bytes: a lookup by `String` would find a name's
+            // other Unicode form too.
+            for (name, value) in members {
+                if let column = columnOfName[ExactText(name)] { cells[column] = value }
+            }
+        } else if let column = columnOfName[ExactText("value")] {
+            cells[column] = document
         }
-        return names.map { $0 == "value" ? document : nil }
+        return cells
     }
 
     /// A stored object's cells, read from its text; nil when it is not an object.
@@ -143,8 +157,8 @@ struct ResultColumns {
                 column = layout[position].column
             } else {
                 let text = try StoredMembers.name(name, collection: collection, key: key)
-                if columnOfName[text] == nil, adding { addColumn(text) }
-                column = columnOfName[text] ?? -1
+                if columnOfName[ExactText(text)] == nil, adding { addColumn(text) }
+                column = columnOfName[ExactText(text)] ?? -1
                 let entry = (Array(name), column)
                 if position < layout.count { layout[position] = entry } else { layout.append(entry) }
             }

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 
 /// Aligned tables with box-drawing borders:
 ///
@@ -22,23 +22,34 @@ struct TableRenderer {
 
     /// Documents as a table: one column per member, in the order members first
     /// appear (document key order); a non-object document goes in a `value` column.
+    /// Names are told apart by their bytes, as in ``ResultColumns``.
     func render(documents: [JSONValue]) -> String {
         var columns: [String] = []
-        var seen: Set<String> = []
+        var columnOfName: [ExactText: Int] = [:]
+        func add(_ name: String) {
+            guard columnOfName[ExactText(name)] == nil else { return }
+            columnOfName[ExactText(name)] = columns.count
+            columns.append(name)
+        }
         var hasScalars = false
         for document in documents {
             if case .object(let members) = document {
-                for key in members.keys where seen.insert(key).inserted { columns.append(key) }
+                for key in members.keys { add(key) }
             } else {
                 hasScalars = true
             }
         }
-        if hasScalars, !seen.contains("value") { columns.append("value") }
+        if hasScalars { add("value") }
         let rows: [[JSONValue?]] = documents.map { document in
+            var row = [JSONValue?](repeating: nil, count: columns.count)
             if case .object(let members) = document {
-                return columns.map { members[$0] }
+                for (name, value) in members {
+                    if let column = columnOfName[ExactText(name)] { row[column] = value }
+                }
+            } else if let column = columnOfName[ExactText("value")] {
+                row[column] = document
             }
-            return columns.map { $0 == "value" ? document : nil }
+            return row
         }
         return render(columns: columns, rows: rows)
     }

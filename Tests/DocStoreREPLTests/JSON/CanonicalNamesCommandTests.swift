@@ -78,4 +78,29 @@ struct CanonicalNamesCommandTests {
         #expect(session.stderr.contains("is the same name written with other Unicode characters"), "\(session.stderr)")
         #expect(session.stderr.contains("inserted 1 document (key 1)"), "\(session.stderr)")
     }
+
+    /// Documents naming a member in each form, written as CSV: the two forms
+    /// were one column, and the second document's value was lost (helper-46).
+    /// Python's csv module reads two columns back, each with its own value.
+    @Test func csvKeepsAColumnForEachFormOfAName() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("forms.ndjson").path
+        try "{\"id\":1,\"\(Self.composed)\":\"c\"}\n{\"id\":2,\"\(Self.decomposed)\":\"d\"}\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("s.db").path
+        let csv = directory.appendingPathComponent("out.csv").path
+        let run = try runProcess(try docstoreBinary(), [store, "-c", ".import u \(file)", "-c", ".export \(csv) u"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let printed = try runProcess(try docstoreBinary(), [store, "--mode", "csv", "-c", "u.sorted { $0.id }"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+
+        let script = "import csv,sys,json; print(json.dumps(list(csv.reader(sys.stdin))))"
+        let expected = [["id", Self.composed, Self.decomposed], ["1", "c", ""], ["2", "", "d"]]
+        for text in [try String(contentsOfFile: csv, encoding: .utf8), printed.stdout] {
+            let parsed = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], input: text)
+            let rows = try JSONDecoder().decode([[String]].self, from: Data(parsed.stdout.utf8))
+            #expect(rows.map { $0.map { Array($0.unicodeScalars) } } == expected.map { $0.map { Array($0.unicodeScalars) } }, "\(rows)")
+        }
+    }
 }
