@@ -352,7 +352,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// The key kind the collection has, as this session sees it; nil when it doesn't exist.
     func keyKind() -> KeyKind? {
         if let changed = transaction?.keyKind(of: name) { return changed }
-        return store.catalog.withLock { $0[name] }
+        return store.catalog.withLock { $0[ExactText(name)] }
     }
 
     /// A compiler for a condition, knowing the key kinds of the collections its
@@ -466,6 +466,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         // another program's table): writing into it would mix documents into
         // someone else's rows, and a key kind guessed from the first document
         // could be the wrong one for its key column (the store then refused to open).
+        try await refuseOtherForm(in: session)
         if try await session.rows(PostgresStoreSQL.tableExists, [.text(name)], collection: name).first?.decode(Bool.self) == true {
             throw DocStoreError.invalidQuery(
                 collection: name, field: nil,

@@ -24,3 +24,19 @@ extension PostgresDocumentStore {
         try PostgresCollectionName.validate(name)
     }
 }
+
+extension PostgresCollection {
+    /// Refuses a new collection whose name equals an existing one's as a Swift
+    /// string but not in bytes (a composed "é" and "e" with a combining
+    /// accent), as a file store does: PostgreSQL would make two tables, which
+    /// every `String`-keyed map of collections — a copy's, a user's — takes
+    /// for one. Read in the creating transaction, under the schema lock.
+    func refuseOtherForm(in session: PostgresSession) async throws {
+        for row in try await session.rows(PostgresStoreSQL.collections, [], collection: name) {
+            let existing = try row.decode((String, String).self).0
+            guard existing == name, !ExactText.same(existing, name) else { continue }
+            throw DocStoreError.invalidCollectionName(
+                name, reason: "the store already has a collection named \(DocumentKey.quotedForMessages(existing)), the same name written with other Unicode characters (\(existing.unicodeScalars.count) and \(name.unicodeScalars.count) of them); use that name, or another")
+        }
+    }
+}

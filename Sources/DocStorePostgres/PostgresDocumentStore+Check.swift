@@ -103,7 +103,7 @@ extension PostgresDocumentStore {
             throw DocStoreError.invalidQuery(collection: name, field: nil, reason: "the catalog is inconsistent (\(problem.problem)); .repair moves documents only when the catalog is right")
         }
         try await reloadCatalog()
-        guard let kind = catalog.withLock({ $0[name] }) else { return RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes) }
+        guard let kind = catalog.withLock({ $0[ExactText(name)] }) else { return RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes) }
         let quarantine = RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes).quarantineCollection
         return try await transaction { transaction in
             let rows = try await transaction.session.rows(

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 
 extension PostgresDocumentStore {
     /// The store's collections and their key kinds, sorted by name, as the
@@ -6,7 +6,7 @@ extension PostgresDocumentStore {
     public func collections() async throws -> [CollectionInfo] {
         try await reloadCatalog()
         return catalog.withLock { catalog in
-            catalog.map { CollectionInfo(name: $0.key, keyKind: $0.value) }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            catalog.map { CollectionInfo(name: $0.key.text, keyKind: $0.value) }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }
     }
 }

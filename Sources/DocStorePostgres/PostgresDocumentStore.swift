@@ -23,7 +23,9 @@ public final class PostgresDocumentStore: Sendable {
     let label: String
     private let runner: Task<Void, Never>
     /// Committed collections and their key kinds, as this process last read them.
-    let catalog = Mutex<[String: KeyKind]>([:])
+    /// Names are told apart by their bytes: "é" composed and "e" with a
+    /// combining accent are two tables to PostgreSQL, one `String` key.
+    let catalog = Mutex<[ExactText: KeyKind]>([:])
     /// The collections with a containment index (on the document itself), as
     /// this process last read or made them: their queries add containment terms.
     let containmentIndexed = Mutex<Set<String>>([])
@@ -120,7 +122,7 @@ public final class PostgresDocumentStore: Sendable {
     /// The names of the store's collections, sorted.
     public func collectionNames() async throws -> [String] {
         try await reloadCatalog()
-        return catalog.withLock { $0.keys.sorted() }
+        return catalog.withLock { $0.keys.map(\.text).sorted() }
     }
 
     /// Deletes a collection and its documents; false when there was none.
@@ -233,7 +235,7 @@ public final class PostgresDocumentStore: Sendable {
     /// dropped collections).
     func reloadCatalog() async throws {
         let rows = try await PostgresSession.pool(client).rows(PostgresStoreSQL.catalogWithTables, [], collection: nil)
-        var kinds: [String: KeyKind] = [:]
+        var kinds: [ExactText: KeyKind] = [:]
         for row in rows {
             let (name, kind, keyType) = try row.decode((String, String, String?).self)
             guard let keyKind = KeyKind(rawValue: kind) else {
@@ -247,7 +249,7 @@ public final class PostgresDocumentStore: Sendable {
                     sqlState: nil, message: "the catalog \(PostgresStoreSQL.catalogTable) gives collection \"\(name)\" \(keyKind.rawValue) keys, but its table's key column is \(keyType) (the row was changed outside DocStore); the documents are intact: set key_kind back with psql (\(keyType == "bigint" ? "integer" : "string or uuid")) before using the store",
                     detail: nil, hint: nil, collection: name)
             }
-            kinds[name] = keyKind
+            kinds[ExactText(name)] = keyKind
         }
         catalog.withLock { $0 = kinds }
         let containment = try await PostgresSession.pool(client).rows(PostgresStoreSQL.containmentIndexed, [], collection: nil)

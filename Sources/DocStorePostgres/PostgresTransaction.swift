@@ -13,7 +13,7 @@ public final class PostgresTransaction: Sendable {
     var session: PostgresSession { .transaction(connection) }
     /// Collections created or dropped in the transaction: the store's catalog
     /// learns them only when it commits.
-    private let changes = Mutex<[String: KeyKind?]>([:])
+    private let changes = Mutex<[ExactText: KeyKind?]>([:])
 
     init(store: PostgresDocumentStore, connection: PostgresConnection) {
         self.store = store
@@ -48,15 +48,15 @@ public final class PostgresTransaction: Sendable {
 
     /// The key kind of a collection as this transaction sees it.
     func keyKind(of name: String) -> KeyKind?? {
-        changes.withLock { $0[name] }
+        changes.withLock { $0[ExactText(name)] }
     }
 
     func created(_ name: String, kind: KeyKind) {
-        changes.withLock { $0[name] = .some(kind) }
+        changes.withLock { $0[ExactText(name)] = .some(kind) }
     }
 
     func dropped(_ name: String) {
-        changes.withLock { $0[name] = .some(nil) }
+        changes.withLock { $0[ExactText(name)] = .some(nil) }
     }
 
     /// Hands the transaction's catalog changes to the store, after `COMMIT`.

@@ -249,10 +249,10 @@ final class PostgresChangeHub: Sendable {
         let collections = Set(notices.compactMap(\.c))
         var kinds: [String: KeyKind] = [:]
         if let store {
-            if collections.contains(where: { name in store.catalog.withLock { $0[name] } == nil }) {
+            if collections.contains(where: { name in store.catalog.withLock { $0[ExactText(name)] } == nil }) {
                 try? await store.reloadCatalog()  // created by another process since
             }
-            kinds = store.catalog.withLock { catalog in collections.reduce(into: [:]) { $0[$1] = catalog[$1] } }
+            kinds = store.catalog.withLock { catalog in collections.reduce(into: [:]) { $0[$1] = catalog[ExactText($1)] } }
         }
         for notice in notices {
             guard let collection = notice.c else { continue }
