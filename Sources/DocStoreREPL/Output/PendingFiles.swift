@@ -137,9 +137,12 @@ enum TerminationSignals {
                     // A script or -c ends here: say why, as an interactive
                     // session's "interrupted" does (its transaction is never committed).
                     let name = [SIGINT: "SIGINT (ctrl-C)", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signalNumber] ?? "signal \(signalNumber)"
-                    // `try?` with `write(contentsOf:)`: FileHandle's older
-                    // `write(_:)` traps when stderr is gone (a closed pipe), and
-                    // a process ending by a signal must still end by it.
+                    // A process ending by a signal must end by that one, also
+                    // when stderr is gone (a closed pipe): the write then fails
+                    // (SIGPIPE ignored, or it would end the process instead),
+                    // and `try?` with `write(contentsOf:)` lets it fail, where
+                    // FileHandle's older `write(_:)` traps.
+                    signal(SIGPIPE, SIG_IGN)
                     let standardError = FileHandle.standardError
                     try? standardError.write(contentsOf: Data("docstore: interrupted by \(name); a write that was running was not committed\n".utf8))
                     if let note = progressNote.withLock({ $0 }) { try? standardError.write(contentsOf: Data((note + "\n").utf8)) }

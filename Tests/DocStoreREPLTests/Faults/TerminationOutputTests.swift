@@ -162,6 +162,43 @@ struct TerminationOutputTests {
         #expect(try DocumentStore(path: path, readOnly: true).collection(named: "teams").count() == 3, "the insert never ran")
     }
 
+    /// A script ended by a signal after whoever read its stderr has gone (a
+    /// closed pipe, as when `docstore … 2>&1 | head` has finished) still ends
+    /// by that signal. Writing "interrupted by …" to the closed pipe ended it
+    /// by SIGPIPE instead; and where SIGPIPE was ignored (inherited from the
+    /// parent, as from this test runner once NIO has run), the write trapped
+    /// (FileHandle's `write(_:)` on an error), 2 or 3 times a test run: the
+    /// process died by SIGILL, with a crash report.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aSignalAfterStderrsReaderIsGoneEndsTheProcessByThatSignal(inheritingIgnoredSIGPIPE: Bool) throws {
+        let (path, directory, _) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        // env sets SIGPIPE's disposition, which `exec` keeps, whatever this
+        // test process's own is.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [inheritingIgnoredSIGPIPE ? "--ignore-signal=PIPE" : "--default-signal=PIPE",
+                             try docstoreBinary().path, path, "--mode", "ndjson"]
+        let input = Pipe(), errors = Pipe()
+        let out = directory.appendingPathComponent("stdout.txt")
+        try Data().write(to: out)
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = errors
+        try process.run()
+        defer {
+            endProcesses([process.processIdentifier], within: 0)
+            try? input.fileHandleForWriting.close()
+        }
+        try input.fileHandleForWriting.write(contentsOf: Data("teams.count()\n".utf8))
+        try waitUntil("the count") { contents(out) == "3\n" }
+        try errors.fileHandleForReading.close()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM,
+                "ended by SIGTERM, not by SIGPIPE (13) or a trap (SIGILL, 4): \(process.terminationReason) \(process.terminationStatus)")
+    }
+
     /// A signal's settling that starts while a file is being put in place
     /// waits for it. It used to find the file already forgotten and end the
     /// process before the rename: a terminal closed as the session ended left
