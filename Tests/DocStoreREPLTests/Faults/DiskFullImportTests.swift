@@ -9,12 +9,14 @@ import Testing
 @Suite("Fault: disk full during .import")
 struct DiskFullImportTests {
     let directory: URL
+    let removal: RemovedOnRelease
     let store: DocumentStore
     /// Documents stored before the import, by collection.
     let before: [String: [JSONValue]]
 
     init() throws {
         directory = try temporaryDirectory()
+        removal = RemovedOnRelease(directory)
         store = try DocumentStore(path: directory.appendingPathComponent("full.sqlite").path)
         try store.collection(named: "players").insert(contentsOf: (1...20).map { ["id": .integer($0), "name": .string("player \($0)")] })
         try store.collection(named: "kept").insert(contentsOf: (1...5).map { ["id": .integer($0), "note": "untouched"] })

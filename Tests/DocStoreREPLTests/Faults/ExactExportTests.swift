@@ -42,10 +42,13 @@ struct ExactExportTests {
     }
 
     let directory: URL
+
+    let removal: RemovedOnRelease
     let store: DocumentStore
 
     init() throws {
         directory = try temporaryDirectory()
+        removal = RemovedOnRelease(directory)
         store = try DocumentStore(path: directory.appendingPathComponent("exact.sqlite").path)
         try store.collection(Numbers.self, named: "numbers").insert(contentsOf: Self.numbers)
         try store.collection(named: "hostile").insert(contentsOf: try Self.hostile())

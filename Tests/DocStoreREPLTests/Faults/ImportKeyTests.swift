@@ -8,10 +8,12 @@ import Testing
 @Suite("Fault: import keys")
 struct ImportKeyTests {
     let directory: URL
+    let removal: RemovedOnRelease
     let store: DocumentStore
 
     init() throws {
         directory = try temporaryDirectory()
+        removal = RemovedOnRelease(directory)
         store = try DocumentStore.inMemory()
     }
 

@@ -9,10 +9,12 @@ struct CSVColumnTypeTests: ImportFixture {
     static let defaultCollection = "rows"
     static let batchSize: Int? = 2
     let directory: URL
+    let removal: RemovedOnRelease
     let store: DocumentStore
 
     init() throws {
         directory = try temporaryDirectory()
+        removal = RemovedOnRelease(directory)
         store = try DocumentStore.inMemory()
     }
 

@@ -6,10 +6,12 @@ import Testing
 @Suite("Import and export")
 struct ImportTests {
     let directory: URL
+    let removal: RemovedOnRelease
     let store: DocumentStore
 
     init() throws {
         directory = try temporaryDirectory()
+        removal = RemovedOnRelease(directory)
         store = try DocumentStore.inMemory()
     }
 

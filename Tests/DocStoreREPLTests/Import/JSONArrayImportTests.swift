@@ -8,10 +8,12 @@ import Testing
 struct JSONArrayImportTests: ImportFixture {
     static let defaultCollection = "items"
     let directory: URL
+    let removal: RemovedOnRelease
     let store: DocumentStore
 
     init() throws {
         directory = try temporaryDirectory()
+        removal = RemovedOnRelease(directory)
         store = try DocumentStore.inMemory()
     }
 

@@ -27,6 +27,7 @@ struct BinaryTests {
 
     @Test func pipedInputThatSucceedsExitsZero() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("s.sqlite").path
         let first = try runProcess(try docstoreBinary(), [store], input: "notes.insert({\"id\": 1, \"text\": \"kept\"})\n")
         #expect(first.status == 0, "\(first.stderr)")
@@ -69,6 +70,7 @@ struct BinaryTests {
 
     @Test func readOnlyRefusesWrites() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("ro.sqlite").path
         _ = try runProcess(try docstoreBinary(), [store, "-c", #"notes.insert({"id": 1})"#])
         let result = try runProcess(try docstoreBinary(), [store, "--read-only", "-c", #"notes.insert({"id": 2})"#])

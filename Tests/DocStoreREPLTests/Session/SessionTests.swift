@@ -63,6 +63,7 @@ struct SessionTests {
 
     @Test func writesAndImportExportThroughCommands() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let csv = directory.appendingPathComponent("t.csv").path
         try "id,name,score\n1,a,1.5\n2,b,\n".write(toFile: csv, atomically: true, encoding: .utf8)
         let harness = try SessionHarness()
@@ -81,6 +82,7 @@ struct SessionTests {
 
     @Test func readOnlyStoresRefuseWrites() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("ro.sqlite").path
         try SampleData.load(into: try DocumentStore(path: path))
         let harness = try SessionHarness(sample: false, store: try DocumentStore(path: path, readOnly: true))

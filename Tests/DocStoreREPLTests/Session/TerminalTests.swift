@@ -113,6 +113,7 @@ struct TerminalTests {
     @Test(.timeLimit(.minutes(3)))
     func historyCompletionAndReverseSearch() throws {
         let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let history = directory.appendingPathComponent("history").path
         let command = "env DOCSTORE_HISTORY=\(history) TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path)"
         do {

@@ -37,11 +37,27 @@ func playersQuery(_ condition: Condition = .always, sort: [SortKey] = [], limit:
     .query(collection: "players", DocumentQuery(condition, sort: sort, limit: limit, offset: offset), action)
 }
 
-/// A new temporary directory, removed by the caller.
+/// A new temporary directory, removed by the caller (a `defer` in a test, a
+/// ``RemovedOnRelease`` in a suite that makes it in `init`).
 func temporaryDirectory() throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docstore-repl-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory
+}
+
+/// Removes a directory when released: a suite that makes its directory in
+/// `init` keeps one, and the directory goes with the suite's instance after
+/// each test, passed or failed (such suites left hundreds in /tmp a day).
+final class RemovedOnRelease: Sendable {
+    let directory: URL
+
+    init(_ directory: URL) {
+        self.directory = directory
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
 }
 
 /// A session on an in-memory store with the sample data, capturing output.
