@@ -31,6 +31,15 @@
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
+    /// The text's Unicode scalars, as "U+0065 U+0301": for messages about two
+    /// texts that differ only in them.
+    public static func scalarList(_ text: String) -> String {
+        text.unicodeScalars.map { scalar in
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ")
+    }
+
     /// Whether two texts have the same bytes.
     public static func same(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.elementsEqual(rhs.utf8)

@@ -82,6 +82,7 @@ struct RowShape: Hashable, Sendable {
                                                      reason: "the aggregate's name is also a group key's; name it otherwise")
                 }
             }
+            try Self.checkOneSpelling(grouping.keys + grouping.aggregates.map { FieldPath($0.name) }, collection: collection)
             try Self.checkUnique(grouping.aggregates.map(\.name) + grouping.keys.map(\.description), collection: collection)
             return RowShape(columns: grouping.keys.map { Column(header: $0.description, path: $0) }
                             + grouping.aggregates.map { Column(header: $0.name, path: FieldPath($0.name)) })
@@ -105,6 +106,27 @@ struct RowShape: Hashable, Sendable {
         guard !name.isEmpty, !name.utf8.contains(0) else {
             throw DocStoreError.invalidQuery(collection: collection, field: name,
                                              reason: "a column name must be non-empty and hold no NUL")
+        }
+    }
+
+    /// Refuses two columns whose paths reach one member name written two ways
+    /// (a composed "é" and "e" with a combining accent, "K" and the Kelvin
+    /// sign): a row is an object keyed by `String`, which holds them as one,
+    /// so one column's values landed under the other's header and the other's
+    /// were lost (helper-48).
+    private static func checkOneSpelling(_ paths: [FieldPath], collection: String) throws {
+        for (index, first) in paths.enumerated() {
+            for second in paths[(index + 1)...] {
+                for case (.key(let a), .key(let b)) in zip(first.components, second.components) {
+                    if ExactText.same(a, b) { continue }
+                    if a == b {
+                        throw DocStoreError.invalidQuery(
+                            collection: collection, field: second.description,
+                            reason: "it and \(first) name one member written with other Unicode characters (\(ExactText.scalarList(a)) and \(ExactText.scalarList(b))), which a row can't hold apart; group or label by one of them")
+                    }
+                    break
+                }
+            }
         }
     }
 

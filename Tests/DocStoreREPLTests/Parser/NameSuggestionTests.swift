@@ -42,9 +42,10 @@ struct NameSuggestionTests {
     }
 
     /// Issue 12: a 70 000-character name beside a collection named almost the
-    /// same took 29 s (the whole 70 000² table). The band keeps it linear;
-    /// this finishes within the suite's time limit only if it is.
-    @Test(.timeLimit(.minutes(1))) func aSeventyThousandCharacterNameIsComparedInLinearTime() {
+    /// same took 29 s (the whole 70 000² table, in a release build; several
+    /// minutes in a debug one). The band keeps it linear, a few seconds in a
+    /// debug build: this finishes within its time limit only if it is.
+    @Test(.timeLimit(.minutes(3))) func aSeventyThousandCharacterNameIsComparedInLinearTime() {
         let collection = String(repeating: "x", count: 70_000)
         let typo = String(repeating: "x", count: 69_999) + "y"
         #expect(NameSuggestion.closest(to: typo, in: [collection, "teams"]) == collection)

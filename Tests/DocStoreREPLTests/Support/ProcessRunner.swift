@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// The built `docstore` executable, beside the test bundle.
@@ -34,19 +35,21 @@ func runProcess(_ executable: URL, _ arguments: [String], inputBytes input: Data
     try process.run()
     if let input { stdin.fileHandleForWriting.write(input) }
     try stdin.fileHandleForWriting.close()
-    // Read both pipes before waiting, so a full pipe can't block the child.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errorData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-        errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
+    // Read both pipes before waiting, so a full pipe can't block the child;
+    // stderr on a thread of its own: Dispatch's few threads may all be held
+    // by tests waiting like this one, and this wait would then wait for them.
+    let errorData = Mutex(Data())
+    let errorsRead = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let data = stderr.fileHandleForReading.readDataToEndOfFile()
+        errorData.withLock { $0 = data }
+        errorsRead.signal()
     }
     let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
+    errorsRead.wait()
     process.waitUntilExit()
     return ProcessOutput(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                         stderr: String(decoding: errorData, as: UTF8.self))
+                         stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
 }
 
 /// Whether process `pid` has ended (gone, or a zombie its parent has yet to reap).

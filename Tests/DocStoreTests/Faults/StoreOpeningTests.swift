@@ -50,7 +50,7 @@ struct StoreOpeningTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func openingAndReadingWhileAnotherConnectionHoldsTheWriteLockNeedsNoWait() throws {
         let (path, directory) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -65,22 +65,27 @@ struct WorkLaneTests {
         let blocker = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            lane.submit { () -> WorkLane.Completion? in
-                started.signal()
-                blocker.wait()
-                return nil
-            }
-            started.wait()
-            for job in 1...3 {
+            // Waiting for the first job to start needs a Dispatch thread while
+            // it blocks one: on a thread of its own (see `runOnOwnThread`), so that
+            // this test, which awaits, holds none meanwhile.
+            Thread.detachNewThread {
                 lane.submit { () -> WorkLane.Completion? in
-                    log.withLock { $0.append("job \(job)") }
-                    return {
-                        log.withLock { $0.append("resume \(job)") }
-                        if job == 3 { done.resume() }
+                    started.signal()
+                    blocker.wait()
+                    return nil
+                }
+                started.wait()
+                for job in 1...3 {
+                    lane.submit { () -> WorkLane.Completion? in
+                        log.withLock { $0.append("job \(job)") }
+                        return {
+                            log.withLock { $0.append("resume \(job)") }
+                            if job == 3 { done.resume() }
+                        }
                     }
                 }
+                blocker.signal()
             }
-            blocker.signal()
         }
         #expect(log.withLock { $0 } == ["job 1", "job 2", "job 3", "resume 1", "resume 2", "resume 3"])
     }

@@ -1,5 +1,6 @@
 import DocStorePostgres
 import Foundation
+import Synchronization
 import Testing
 @testable import DocStore
 
@@ -33,6 +34,30 @@ extension PostgresTests {
             try await PostgresConnections.run(url, count: 1) { store, _ async throws in
                 await #expect(throws: DocStoreError.self) { try await store.collection(named: Self.decomposed).insert(["id": 3]) }
                 #expect(try await store.collection(named: Self.composed).count() == 1)
+            }
+        }
+
+        /// Two connections creating the two spellings at the same moment: each
+        /// checked the catalog before the other committed, and both collections
+        /// were made in 6 tries of 13 (helper-48). They now wait for one lock.
+        @Test func twoConnectionsCreatingBothSpellingsAtOnceMakeOneCollection() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            for round in 0..<6 {
+                let made = Mutex(0)
+                try await PostgresConnections.run(url, count: 2) { store, number async throws in
+                    let name = "r\(round)" + (number == 0 ? Self.composed : Self.decomposed)
+                    do {
+                        try await store.collection(named: name).insert(["id": 1])
+                        made.withLock { $0 += 1 }
+                    } catch let error as DocStoreError {
+                        guard case .invalidCollectionName = error else { throw error }
+                    }
+                }
+                #expect(made.withLock { $0 } == 1, "round \(round)")
+            }
+            try await PostgresConnections.run(url, count: 1) { store, _ async throws in
+                #expect(try await store.collectionNames().count == 6)
             }
         }
     }

@@ -77,4 +77,29 @@ struct CanonicalNamesTests {
         #expect("\(error)".contains("the same name written with other Unicode characters"), "\(error)")
         #expect(try other.collection(named: "c" + Self.composed).count() == 1)
     }
+
+    /// Grouping by both spellings of a name (or naming an aggregate the other
+    /// one) made rows whose `String`-keyed objects held the two as one: one
+    /// key's values landed under the other's header, the other's were lost
+    /// (helper-48). Refused by the row shape, which the SQL compiler and the
+    /// evaluator both check.
+    @Test func groupingByBothSpellingsOfANameIsRefused() throws {
+        let (store, directory) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let collection = store.collection(named: "u")
+        let pipelines = [
+            Grouping(keys: [FieldPath(Self.composed), FieldPath(Self.decomposed)], aggregates: [NamedAggregate("n", .count)]),
+            Grouping(keys: [FieldPath("a", Self.composed), FieldPath("a", Self.decomposed)], aggregates: []),
+            Grouping(keys: [FieldPath("K")], aggregates: [NamedAggregate("\u{212A}", .count)]),
+        ].map { QueryPipeline(stages: [.group($0)]) }
+        for pipeline in pipelines {
+            let error = try #require(throws: DocStoreError.self) { try collection.rows(pipeline) }
+            #expect("\(error)".contains("written with other Unicode characters"), "\(error)")
+            #expect(throws: DocStoreError.self) { try RowShape.of(pipeline, collection: "u") }
+        }
+        // One spelling, or two names that merely look alike, still group.
+        let one = QueryPipeline(stages: [.group(Grouping(keys: [FieldPath(Self.composed), FieldPath("v")], aggregates: [NamedAggregate("n", .count)]))])
+        #expect(try collection.rows(one).count == 2)
+        try store.close()
+    }
 }

@@ -49,12 +49,9 @@ struct PointReadTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try store.read { (_: StoreTransaction) throws in
             #expect(try teams.get(1)?.nickName == "Red Sox")
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
+            runOnOwnThread {
                 _ = try? teams.update(1) { $0.nickName = "Changed" }
-                done.signal()
             }
-            done.wait()
             #expect(try teams.get(1)?.nickName == "Red Sox", "the snapshot holds")
         }
         #expect(try teams.get(1)?.nickName == "Changed")

@@ -95,12 +95,9 @@ struct TransactionTests {
         try store.read { tx in
             let first = try tx.collection(Team.self).count()
             // A write from another thread commits while this snapshot is open.
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
+            runOnOwnThread {
                 _ = try? teams.insert(sampleTeams[1])
-                done.signal()
             }
-            done.wait()
             #expect(try tx.collection(Team.self).count() == first)
         }
         #expect(try teams.count() == 2)
@@ -116,12 +113,9 @@ struct TransactionTests {
             #expect(try teams.count() == 4, "the creating transaction sees its collection")
             // A reader on another connection sees the last committed state: nothing.
             let seen = Mutex<Int?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
+            runOnOwnThread {
                 seen.withLock { $0 = try? teams.count() }
-                done.signal()
             }
-            done.wait()
             #expect(seen.withLock { $0 } == 0)
         }
         #expect(try teams.count() == 4)

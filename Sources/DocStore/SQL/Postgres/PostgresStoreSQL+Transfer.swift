@@ -40,8 +40,13 @@ extension PostgresStoreSQL {
     public static let lockSchemaCreation = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.schema', 0))"
 
     /// The same for one collection (`$1` its name): its table, created by the
-    /// first write of any process, and its indexes.
-    public static let lockCollectionSchema = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.collection.' || $1, 0))"
+    /// first write of any process, and its indexes. Keyed by the name's
+    /// canonical decomposition, so that two names that are one Swift string (a
+    /// composed "é" and "e" with a combining accent) take the same lock: the
+    /// second to create its collection then finds the first in the catalog and
+    /// is refused, where two shells creating both at once both succeeded
+    /// (helper-48).
+    public static let lockCollectionSchema = "SELECT pg_advisory_xact_lock(hashtextextended('docstore.collection.' || normalize($1, NFD), 0))"
 
     /// Taken by an update by query before it reads or writes (`$1` the
     /// collection's name), until its transaction ends: two updates of many
