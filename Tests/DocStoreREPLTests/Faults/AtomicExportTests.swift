@@ -42,7 +42,7 @@ struct AtomicExportTests {
     /// An export killed with SIGKILL can't remove its hidden temporary file
     /// (megabytes, never reused): the next write of the same file removes it,
     /// and leaves alone one whose process still runs (helper-41).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aKilledExportsTemporaryFileIsRemovedByTheNextExport() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let storePath = path("s.sqlite")

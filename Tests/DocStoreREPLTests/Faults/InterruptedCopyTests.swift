@@ -10,7 +10,7 @@ import Testing
 /// process, a real signal.
 @Suite("Fault: docstore copy interrupted")
 struct InterruptedCopyTests {
-    @Test(.timeLimit(.minutes(5))) func itSaysWhichCollectionsItFinished() throws {
+    @Test(.timeLimit(.minutes(10))) func itSaysWhichCollectionsItFinished() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("source.db").path

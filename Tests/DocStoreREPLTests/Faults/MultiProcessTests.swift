@@ -16,7 +16,7 @@ struct MultiProcessTests {
         return (path, directory)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func fourProcessesOpeningAndWritingAtOnceNeverFail() throws {
         let (path, directory) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -53,7 +53,7 @@ struct MultiProcessTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func whileAWriterHoldsTheLockOthersOpenAndReadAtOnceAndWritersSayLocked() throws {
         let (path, directory) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -75,7 +75,7 @@ struct MultiProcessTests {
         #expect(try DocumentStore(path: path).collection(named: "events").count() == 2)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aLongLivedStoreSeesCollectionsAndIndexesOtherProcessesChangeAtOnce() throws {
         let (path, directory) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -54,7 +54,7 @@ struct TerminationOutputTests {
 
     func contents(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "<missing>" }
 
-    @Test(.timeLimit(.minutes(5)), arguments: [SIGTERM, SIGHUP])
+    @Test(.timeLimit(.minutes(10)), arguments: [SIGTERM, SIGHUP])
     func outputKeepsTheFinishedCommandsResults(signal: Int32) throws {
         let (path, directory, teams) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -87,7 +87,7 @@ struct TerminationOutputTests {
     /// file in place, leaving millions of NUL bytes and half a result after
     /// the whole ones (10 times in 14). Writes now wait for the settling, and
     /// none starts after it.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aSignalDuringALongResultLeavesOnlyTheFinishedResults() throws {
         let (path, directory, teams) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -125,7 +125,7 @@ struct TerminationOutputTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aCommandStillRunningLeavesNoHalfResultAndNoPartialFile() throws {
         let (path, directory, teams) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -169,7 +169,7 @@ struct TerminationOutputTests {
     /// parent, as from this test runner once NIO has run), the write trapped
     /// (FileHandle's `write(_:)` on an error), 2 or 3 times a test run: the
     /// process died by SIGILL, with a crash report.
-    @Test(.timeLimit(.minutes(5)), arguments: [false, true])
+    @Test(.timeLimit(.minutes(10)), arguments: [false, true])
     func aSignalAfterStderrsReaderIsGoneEndsTheProcessByThatSignal(inheritingIgnoredSIGPIPE: Bool) throws {
         let (path, directory, _) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -203,7 +203,7 @@ struct TerminationOutputTests {
     /// waits for it. It used to find the file already forgotten and end the
     /// process before the rename: a terminal closed as the session ended left
     /// `.output`'s results in the hidden file, one time in five.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func settlingWaitsForAFileBeingPutInPlace() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

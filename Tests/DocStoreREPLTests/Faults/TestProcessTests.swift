@@ -19,7 +19,7 @@ struct TestProcessTests {
         return try body()
     }
 
-    @Test(.timeLimit(.minutes(5)), arguments: [SIGTERM, SIGHUP])
+    @Test(.timeLimit(.minutes(10)), arguments: [SIGTERM, SIGHUP])
     func theExecutableEndsOnASignalItsParentBlocked(signal: Int32) throws {
         let process = Process()
         process.executableURL = try docstoreBinary()
@@ -39,7 +39,7 @@ struct TestProcessTests {
         #expect(!process.isRunning, "docstore ignored signal \(signal)")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aTmuxScreenEndsItsServerAndProgram() throws {
         let command = "env DOCSTORE_HISTORY= TERM=xterm-256color LANG=C.UTF-8 \(try docstoreBinary().path)"
         var processes: [Int32] = []

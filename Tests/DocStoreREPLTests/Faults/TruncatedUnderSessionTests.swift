@@ -9,7 +9,7 @@ import Testing
 /// behind a wrong message). A real process, a real file truncated under it.
 @Suite("Fault: the store file is truncated under a session")
 struct TruncatedUnderSessionTests {
-    @Test(.timeLimit(.minutes(5))) func commandsReportTheDamageNotAnUnknownCollection() throws {
+    @Test(.timeLimit(.minutes(10))) func commandsReportTheDamageNotAnUnknownCollection() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("s.db").path

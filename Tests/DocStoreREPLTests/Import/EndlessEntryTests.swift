@@ -28,7 +28,7 @@ struct EndlessEntryTests {
         return (run, file)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func anNDJSONLineWithoutAnEndIsRefused() throws {
         let (run, file) = try importEndless("zeros.ndjson", source: nil)
         #expect(run.status == 1)
@@ -37,7 +37,7 @@ struct EndlessEntryTests {
         #expect(run.stderr.contains("no collections yet"), "no collection was created: \(run.stderr)")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aCSVRecordWithoutAnEndIsRefused() throws {
         // An open quote: every line after it belongs to the one record.
         // (NUL bytes, as a sparse file reads, are text inside the quotes.)
@@ -47,7 +47,7 @@ struct EndlessEntryTests {
         #expect(run.stderr.contains("no collections yet"), "no collection was created: \(run.stderr)")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aJSONArrayElementWithoutAnEndIsRefused() throws {
         let (run, file) = try importEndless("array.json", source: #"printf '[{"id": 1}, {"text": "'; head -c 300000000 /dev/zero | tr '\0' 'a'"#)
         #expect(run.status == 1)

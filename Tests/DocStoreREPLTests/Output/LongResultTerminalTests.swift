@@ -5,7 +5,7 @@ import Testing
 /// last rows and the count; `.maxrows` and `.once FILE` for the rest.
 @Suite("Long results in a terminal (tmux)", .serialized)
 struct LongResultTerminalTests {
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func firstAndLastRowsAndTheCount() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -182,7 +182,7 @@ extension PostgresREPLTests {
         /// holds that writer off until it commits, and verifies what it wrote
         /// (it failed every time, its read-back counting the other's documents);
         /// the writer's documents all land after it.
-        @Test(.timeLimit(.minutes(5))) func aCopyIntoACollectionOthersWriteToSucceeds() throws {
+        @Test(.timeLimit(.minutes(10))) func aCopyIntoACollectionOthersWriteToSucceeds() throws {
             let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let source = directory.appendingPathComponent("source.sqlite").path

@@ -9,7 +9,7 @@ extension PostgresREPLTests {
     /// server backend ended from another connection while its `COPY` runs.
     @Suite("Fault: the connection ends during an import's COPY", .serialized)
     struct CopyConnectionLossTests {
-        @Test(.timeLimit(.minutes(5))) func theImportFailsNamingTheConnectionInsteadOfWaitingForever() throws {
+        @Test(.timeLimit(.minutes(10))) func theImportFailsNamingTheConnectionInsteadOfWaitingForever() throws {
             let url = try PostgresREPLServer.freshDatabaseURL()
             let directory = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }

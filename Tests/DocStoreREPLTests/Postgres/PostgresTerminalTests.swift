@@ -7,7 +7,7 @@ extension PostgresREPLTests {
     /// run yet saying so.
     @Suite("REPL on PostgreSQL: the terminal and its commands")
     struct TerminalAndCommandTests {
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.timeLimit(.minutes(10)))
         func theShellAtATerminalNamesPostgreSQLAndAnswersQueries() throws {
             let url = try PostgresREPLServer.freshDatabaseURL()
             let directory = try temporaryDirectory()
@@ -52,7 +52,7 @@ extension PostgresREPLTests {
         /// ctrl-C on a long query stops it on the server too, and the prompt
         /// comes back: the server ran it on (for minutes, after the client had
         /// gone) and the prompt waited for it.
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.timeLimit(.minutes(10)))
         func ctrlCStopsAQueryOnTheServer() throws {
             let url = try PostgresREPLServer.freshDatabaseURL()
             let directory = try temporaryDirectory()
@@ -89,7 +89,7 @@ extension PostgresREPLTests {
 
         /// `--busy-timeout` bounds the wait for another session's lock, as on a
         /// file (it was ignored: the REPL waited as long as the lock was held).
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.timeLimit(.minutes(10)))
         func busyTimeoutBoundsTheWaitForALock() throws {
             let url = try PostgresREPLServer.freshDatabaseURL()
             try runProcess(try docstoreBinary(), [url, "-c", #"u.insert({"id": 1})"#]).expectSuccess()

@@ -10,7 +10,7 @@ extension PostgresREPLTests {
         /// At a real terminal: the count at once, then again after another
         /// docstore process's commit and after `psql`'s; a commit that leaves the
         /// count as it was, or is rolled back, prints nothing; ctrl-C stops.
-        @Test(.timeLimit(.minutes(5)))
+        @Test(.timeLimit(.minutes(10)))
         func ctrlCStopsAWatchThatHearsOtherProcessesCommits() throws {
             let url = try PostgresREPLServer.freshDatabaseURL()
             let server = try #require(PostgresREPLServer.current)

@@ -37,7 +37,7 @@ struct TerminalControlTests {
     /// A query that returns no row for minutes (a count over a 20 000 × 20 000
     /// join) is interrupted by ctrl-C: "interrupted", a prompt, the store as it
     /// was. In a `.read` script, ctrl-C also ends the script.
-    @Test(.timeLimit(.minutes(5))) func ctrlCInterruptsALongQuery() throws {
+    @Test(.timeLimit(.minutes(10))) func ctrlCInterruptsALongQuery() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("big.sqlite").path
@@ -71,7 +71,7 @@ struct TerminalControlTests {
 
     /// ctrl-C clears a partly typed line; ctrl-Space inserts nothing (it used
     /// to make the next key literal); ctrl-D at an empty prompt quits.
-    @Test(.timeLimit(.minutes(5))) func ctrlCClearsTheLineCtrlSpaceIsHarmlessAndCtrlDQuits() throws {
+    @Test(.timeLimit(.minutes(10))) func ctrlCClearsTheLineCtrlSpaceIsHarmlessAndCtrlDQuits() throws {
         let screen = try launch()
         try screen.type("players.cou")
         try screen.send("C-c")
@@ -89,7 +89,7 @@ struct TerminalControlTests {
 
     /// A block typed over several lines is one history entry: the up arrow
     /// recalls it whole, now and in the next session.
-    @Test(.timeLimit(.minutes(5))) func aMultiLineEntryIsOneHistoryEntry() throws {
+    @Test(.timeLimit(.minutes(10))) func aMultiLineEntryIsOneHistoryEntry() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let history = directory.appendingPathComponent("history").path
@@ -118,7 +118,7 @@ struct TerminalControlTests {
         try next.waitFor("the block, from the last session") { $0.contains("docstore> teams.filter {\n$0.id == 2\n}") }
     }
 
-    @Test(.timeLimit(.minutes(5))) func tabCompletesFileNames() throws {
+    @Test(.timeLimit(.minutes(10))) func tabCompletesFileNames() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try "teams.get(3)\n".write(to: directory.appendingPathComponent("script.docstore"), atomically: true, encoding: .utf8)
@@ -132,7 +132,7 @@ struct TerminalControlTests {
 
     /// The screen (40 lines) cuts an unbounded result to its first and last
     /// rows, but a query that asked for 50 rows gets all 50, in any mode.
-    @Test(.timeLimit(.minutes(5))) func anExplicitLimitIsNotCutByTheScreen() throws {
+    @Test(.timeLimit(.minutes(10))) func anExplicitLimitIsNotCutByTheScreen() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("rows.sqlite").path

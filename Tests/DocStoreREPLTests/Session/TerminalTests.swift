@@ -110,7 +110,7 @@ struct TerminalTests {
     // Generous limits: under a loaded machine each step (a tmux process per
     // key and per screen read) can take a second; every step waits for what
     // the screen shows, never for a fixed time.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func historyCompletionAndReverseSearch() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -191,7 +191,7 @@ struct TerminalTests {
 
     /// DOCSTORE_HISTORY naming the store: saving history replaced the store
     /// with a 33-byte history file. A file that isn't history is left alone.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func historyIsNeverSavedOverAFileThatIsNotHistory() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -218,7 +218,7 @@ struct TerminalTests {
         #expect(EditLineReader.notAHistoryFile(directory.path) == "is not a regular file")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func ctrlCStopsACommandAndKeepsTheSession() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

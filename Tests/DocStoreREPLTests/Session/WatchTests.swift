@@ -38,7 +38,7 @@ struct WatchCommandTests {
 
     /// In process: a commit made on another thread is printed, ctrl-C (the flag
     /// SIGINT sets) stops the watch, and the session goes on.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aSessionPrintsEachChangeUntilCtrlC() throws {
         let harness = try SessionHarness()
         let store = harness.store, interruption = harness.session.interruption
@@ -85,7 +85,7 @@ struct WatchProcessTests {
 
     func headers(_ text: String) -> Int { text.components(separatedBy: "── ").count - 1 }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func ctrlCStopsAWatchThatSeesOtherProcessesCommits() throws {
         let (path, directory, store) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -116,7 +116,7 @@ struct WatchProcessTests {
         try screen.waitFor("the next command's result") { $0.contains("docstore> players.count()\n6\n") }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aPipedScriptRefusesWatchBeforeRunningPastIt() throws {
         let (path, directory, _) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,7 +128,7 @@ struct WatchProcessTests {
 
     /// `-c '.watch QUERY'` streams results to stdout (headers to stderr) until
     /// the process is ended, as `tail -f` does.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aSingleCommandWatchStreamsUntilInterrupted() throws {
         let (path, directory, store) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -5,7 +5,7 @@ import Testing
 /// compile-time error, not a query that fails at run time. Proven with the real
 /// compiler: a source file using the built `DocStore` module type-checks as
 /// written, and each one-line mistake in it fails on exactly that line.
-@Suite("Wrong field types do not compile", .timeLimit(.minutes(5)))
+@Suite("Wrong field types do not compile", .timeLimit(.minutes(10)))
 struct WrongTypesDoNotCompileTests {
     /// A model pair with hand-written fields (what `@Document` generates), so the
     /// check needs the module only, not the macro plugin.

@@ -103,7 +103,7 @@ struct CatalogFuzzTests {
         attempt("drop collection") { _ = try store.dropCollection(named: "tags") }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func everyCatalogCellSetToEveryStorageClassGivesErrorsNeverATrap() throws {
         let (pristine, directory) = try temporaryStorePath("pristine.sqlite")
         defer { try? FileManager.default.removeItem(at: directory) }

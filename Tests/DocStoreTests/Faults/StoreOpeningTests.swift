@@ -50,7 +50,7 @@ struct StoreOpeningTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func openingAndReadingWhileAnotherConnectionHoldsTheWriteLockNeedsNoWait() throws {
         let (path, directory) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -146,7 +146,7 @@ struct FieldChangeTests {
     /// (a second on its own; the limit is long because the full suite, on a
     /// slow 2-core machine, once held this test up for over a minute: 3^16
     /// copies would still take far longer).
-    @Test(.timeLimit(.minutes(5)), arguments: Backend.allCases)
+    @Test(.timeLimit(.minutes(10)), arguments: Backend.allCases)
     func deepPathsAreWrittenInTimeLinearInTheirLength(backend: Backend) async throws {
         try await withPlayers(backend, [#"{"id": 1, "v": 7}"#]) { players, _ async throws in
             let deep = FieldPath((0..<16).map { FieldPath.Component.key("p\($0)") })

@@ -4,7 +4,7 @@ import Testing
 @testable import DocStore
 
 /// The async API runs off Swift's cooperative pool and is cancellable.
-@Suite("Async API", .timeLimit(.minutes(5)))
+@Suite("Async API", .timeLimit(.minutes(10)))
 struct AsyncAPITests {
     /// A collection whose documents are large, and a query that reads each of
     /// them two hundred times over: far more than a minute of SQLite work.

@@ -3,7 +3,7 @@ import Testing
 @testable import DocStore
 
 /// Change sets: per commit, the keys inserted, updated and deleted, net.
-@Suite("Change sets", .timeLimit(.minutes(5)))
+@Suite("Change sets", .timeLimit(.minutes(10)))
 struct ChangeStreamTests {
     static func keys(_ ids: Int64...) -> [DocumentKey] { ids.map(DocumentKey.integer) }
 

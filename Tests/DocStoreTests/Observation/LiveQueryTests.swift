@@ -4,7 +4,7 @@ import Testing
 
 /// Live queries: the first result at once, then one result per commit that
 /// changed it, and nothing for rollbacks, unrelated writes or unchanged results.
-@Suite("Live queries", .timeLimit(.minutes(5)))
+@Suite("Live queries", .timeLimit(.minutes(10)))
 struct LiveQueryTests {
     let store: DocumentStore
     let directory: URL

@@ -6,7 +6,7 @@ import Testing
 /// `ObservableQuery` publishes a live query's results on the main actor, where
 /// Observation's tracking (SwiftUI's) sees them change.
 @MainActor
-@Suite("ObservableQuery", .timeLimit(.minutes(5)))
+@Suite("ObservableQuery", .timeLimit(.minutes(10)))
 struct ObservableQueryTests {
     @Test func resultsFollowCommitsAndTrackingSeesThem() async throws {
         let store = try DocumentStore.inMemory()

@@ -6,7 +6,7 @@ import Testing
 /// every operation, each live query has yielded exactly when its result changed,
 /// and then exactly what a fresh fetch returns; the change sets, applied to a
 /// mirror of the collection, rebuild it exactly.
-@Suite("Observation: differential", .timeLimit(.minutes(5)))
+@Suite("Observation: differential", .timeLimit(.minutes(10)))
 struct ObservationDifferentialTests {
     enum Observed {
         case documents(DocumentQuery)

@@ -3,7 +3,7 @@ import Testing
 @testable import DocStore
 
 /// Commits by another process reach live queries when polling is on.
-@Suite("Observation: other processes", .timeLimit(.minutes(5)))
+@Suite("Observation: other processes", .timeLimit(.minutes(10)))
 struct OtherProcessObservationTests {
     struct Entry: Codable, Identifiable {
         var id: Int

@@ -11,7 +11,7 @@ extension PostgresTests {
     /// (seen about once in 25 rounds of three shells).
     @Suite("PostgreSQL: field changes from several connections")
     struct ConcurrentFieldChangeTests {
-        @Test(.timeLimit(.minutes(5))) func fieldChangesAtOnceNeitherDeadlockNorLoseAValue() async throws {
+        @Test(.timeLimit(.minutes(10))) func fieldChangesAtOnceNeitherDeadlockNorLoseAValue() async throws {
             guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
             let url = try await PostgresTestServer.freshDatabaseURL(server)
             try PostgresTestServer.psql("""

@@ -13,7 +13,7 @@ extension PostgresTests {
     /// again: its error says what happened and what to do.
     @Suite("PostgreSQL: deadlocks between connections")
     struct DeadlockTests {
-        @Test(.timeLimit(.minutes(5))) func updatesByQueryFromThreeConnectionsAllApplyOnce() async throws {
+        @Test(.timeLimit(.minutes(10))) func updatesByQueryFromThreeConnectionsAllApplyOnce() async throws {
             guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
             let url = try await PostgresTestServer.freshDatabaseURL(server)
             let setup = try await PostgresDocumentStore(url: url)
@@ -49,7 +49,7 @@ extension PostgresTests {
         /// Batches of saves sharing documents, from two connections in opposite
         /// orders: written in key order, they wait for each other and none
         /// deadlocks (three in ten did, from two shells).
-        @Test(.timeLimit(.minutes(5))) func batchesOfSavesInOppositeOrdersNeverDeadlock() async throws {
+        @Test(.timeLimit(.minutes(10))) func batchesOfSavesInOppositeOrdersNeverDeadlock() async throws {
             guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
             let url = try await PostgresTestServer.freshDatabaseURL(server)
             let setup = try await PostgresDocumentStore(url: url)
@@ -70,7 +70,7 @@ extension PostgresTests {
         /// An update by query (DocStore's own transaction) that PostgreSQL ends
         /// to break a deadlock with a caller's transaction is run again once
         /// that one commits, and applies to what it wrote; it threw 40P01.
-        @Test(.timeLimit(.minutes(5))) func anUpdateByQueryEndedByADeadlockRunsAgain() async throws {
+        @Test(.timeLimit(.minutes(10))) func anUpdateByQueryEndedByADeadlockRunsAgain() async throws {
             guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
             let url = try await PostgresTestServer.freshDatabaseURL(server)
             let (caller, updater) = (try await PostgresDocumentStore(url: url), try await PostgresDocumentStore(url: url))
@@ -100,7 +100,7 @@ extension PostgresTests {
         /// Two transactions of the caller, each holding a document the other
         /// then saves: one is ended by PostgreSQL, and its error says it was undone
         /// and to run it again; the other commits.
-        @Test(.timeLimit(.minutes(5))) func aCallersTransactionEndedByADeadlockSaysToRunItAgain() async throws {
+        @Test(.timeLimit(.minutes(10))) func aCallersTransactionEndedByADeadlockSaysToRunItAgain() async throws {
             guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
             let url = try await PostgresTestServer.freshDatabaseURL(server)
             let (first, second) = (try await PostgresDocumentStore(url: url), try await PostgresDocumentStore(url: url))

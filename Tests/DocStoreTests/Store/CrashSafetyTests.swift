@@ -17,7 +17,7 @@ struct CrashSafetyTests {
         return candidate
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func killingAWriterMidBatchLosesNoCommittedBatchAndLeavesNoPartialOne() throws {
         let (path, directory) = try temporaryStorePath()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -54,7 +54,7 @@ struct CrashSafetyTests {
         #expect(try store.collection(Entry.self).damagedDocuments().isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func concurrentReadersAndAWriterLoseNothing() async throws {
         let (path, directory) = try temporaryStorePath()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -35,7 +35,7 @@ struct StoreFileTests {
     /// A named pipe given as the store: reading its header waited forever for a
     /// writer (a copy to or from one too). A directory was "reading the file's
     /// header failed". Each is refused at once, saying what it is.
-    @Test(.timeLimit(.minutes(5)), arguments: [("pipe", "it is a named pipe, not a file"), ("directory", "it is a directory, not a file")])
+    @Test(.timeLimit(.minutes(10)), arguments: [("pipe", "it is a named pipe, not a file"), ("directory", "it is a directory, not a file")])
     func aPipeOrADirectoryIsRefusedAtOnceSayingWhatItIs(kind: String, says: String) throws {
         let (path, directory) = try temporaryStorePath()
         defer { try? FileManager.default.removeItem(at: directory) }
