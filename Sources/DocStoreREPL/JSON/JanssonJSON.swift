@@ -1,5 +1,5 @@
 import CJansson
-import DocStore
+@_spi(Backends) import DocStore
 import OrderedCollections
 
 /// JSON text parsed by libjansson into ``JSONValue``s.
@@ -62,10 +62,7 @@ enum JanssonJSON {
     /// strings (canonically equivalent): a ``JSONValue`` object, keyed by
     /// `String`, would keep one of them, silently (helper-46).
     static func canonicalRepeatReason(_ first: String, _ second: String) -> String {
-        func scalars(_ name: String) -> String {
-            name.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
-        }
-        return "duplicate member name \"\(second)\": it is \"\(first)\" written another way (\(scalars(first)) and \(scalars(second))), which a document can't hold twice; rename one, or write both the same way"
+        "duplicate member name \"\(second)\": it is \"\(first)\" written another way (\(ExactText.scalarList(first)) and \(ExactText.scalarList(second))), which a document can't hold twice; rename one, or write both the same way"
     }
 
     /// Where `name` is first written as a member name in `bytes` (1-based line
