@@ -118,6 +118,7 @@ extension PostgresCollection {
         return try await changingFields(BackendSupport.setDefaultChange(path, value)) { session, compiler, summary in
             guard let compiler else { return }
             try await refuseBlockedParents(writing: path, where: .isNull(path), compiler: compiler, in: session)
+            try await refuseRespellings(writing: [path], DocumentQuery(.isNull(path)), compiler: compiler, kind: keyKind(), in: session)
             summary.documentsChanged = try await mappingUniqueViolation {
                 try await session.rows(try compiler.setDefault(path, value), collection: name).count
             }
@@ -161,6 +162,7 @@ extension PostgresCollection {
             throw BackendSupport.fieldOverwriteError(moving: source, to: target, key: key, collection: name)
         }
         try await refuseBlockedParents(writing: target, where: .exists(source), compiler: compiler, in: session)
+        try await refuseRespellings(writing: [target], DocumentQuery(.exists(source)), compiler: compiler, kind: keyKind(), in: session)
         if let room = BackendSupport.movedValueRoom(from: source, to: target) {
             for row in try await session.rows(try compiler.longContainers(at: source, minimumLength: 2 * (room + 1)), collection: name) {
                 let cells = row.makeRandomAccess()

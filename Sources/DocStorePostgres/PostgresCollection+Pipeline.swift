@@ -109,6 +109,7 @@ extension PostgresCollection {
                let row = try await session.rows(compiler.firstNonObject(query), collection: name).first {
                 throw DocStoreError.damagedDocuments(collection: name, keys: [try decodeKey(row.makeRandomAccess()[0], kind: kind)])
             }
+            try await refuseRespellings(writing: updates.compactMap(\.writtenPath), query, compiler: compiler, kind: kind, in: session)
             for (index, update) in updates.enumerated() {
                 guard let path = update.writtenPath,
                       let blocked = try compiler.blockedSets(at: path, after: Array(updates[..<index]), query),
@@ -144,6 +145,28 @@ extension PostgresCollection {
             let overflow = PostgresCompiler.overflow(inMessage: message)
             guard overflow.arithmetic || overflow.sum else { throw error }
             throw BackendSupport.pipelineOverflow(pipeline, collection: name, sum: overflow.sum)
+        }
+    }
+}
+
+extension PostgresCollection {
+    /// Refuses a write of any of `paths` into a selected document that spells
+    /// one of their names otherwise (``DocStore/NameSpelling``), as a file
+    /// store does. Reads the documents only for paths with a name that has
+    /// another spelling at all.
+    func refuseRespellings(writing paths: [FieldPath], _ query: DocumentQuery, compiler: PostgresCompiler, kind: KeyKind?,
+                           in session: PostgresSession) async throws {
+        let paths = paths.filter(NameSpelling.mayBeSpelledOtherwise)
+        guard !paths.isEmpty else { return }
+        for row in try await session.rows(compiler.documents(query), collection: name) {
+            let cells = row.makeRandomAccess()
+            let key = try decodeKey(cells[0], kind: kind)
+            guard let bytes = cells[1].bytes else { continue }
+            for path in paths {
+                if let refusal = bytes.withUnsafeReadableBytes({ NameSpelling.refusal(writing: path, into: $0, key: key, collection: name) }) {
+                    throw refusal
+                }
+            }
         }
     }
 }

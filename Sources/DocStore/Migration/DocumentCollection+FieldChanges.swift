@@ -30,7 +30,7 @@ extension DocumentCollection {
             for index in following { try db.execute(sql: "DROP INDEX IF EXISTS \(quoteIdentifier(index.name))") }
             if let info {
                 summary.documentsChanged = try runFieldChange(compiler.renameField(old, to: new), paths: [old, new], where: .exists(old),
-                                                              removing: true, info: info, compiler: compiler, in: db)
+                                                              removing: true, writing: new, info: info, compiler: compiler, in: db)
             }
             for index in following {
                 let moved = FieldChangeRules.moved(index, from: old, to: new)
@@ -85,7 +85,7 @@ extension DocumentCollection {
             guard let info else { return summary }
             try refuseOverwrites(moving: source, to: target, info: info, compiler: compiler, in: db)
             summary.documentsChanged = try runFieldChange(compiler.copyField(source, to: target), paths: [target], where: .exists(source),
-                                                          info: info, compiler: compiler, in: db)
+                                                          writing: target, info: info, compiler: compiler, in: db)
             return summary
         }
     }
@@ -107,7 +107,7 @@ extension DocumentCollection {
             }
             if let info {
                 summary.documentsChanged = try runFieldChange(compiler.removeField(path), paths: [path], where: .exists(path),
-                                                              removing: true, info: info, compiler: compiler, in: db)
+                                                              removing: true, writing: nil, info: info, compiler: compiler, in: db)
             }
             try remakeSearchIndexes({ FieldChangeRules.searchFields($0, removing: path) }, info: info, in: db, summary: &summary)
             return summary
@@ -132,7 +132,7 @@ extension DocumentCollection {
             guard let info else { return summary }
             try refuseBlockedParents(writing: path, where: .isNull(path), info: info, compiler: compiler, in: db)
             summary.documentsChanged = try runFieldChange(compiler.setDefault(path, value), paths: [path], where: .isNull(path),
-                                                          info: info, compiler: compiler, in: db)
+                                                          writing: path, info: info, compiler: compiler, in: db)
             return summary
         }
     }
@@ -167,8 +167,11 @@ extension DocumentCollection {
     /// collection. First refuses, naming it, a document the change would
     /// rewrite that is damaged in a way SQLite's JSON functions don't see.
     func runFieldChange(_ compiled: SQLFragment, paths: [FieldPath], where condition: Condition, removing: Bool = false,
-                        info: CollectionInfo, compiler: QueryCompiler, in db: Database) throws -> Int {
+                        writing written: FieldPath?, info: CollectionInfo, compiler: QueryCompiler, in db: Database) throws -> Int {
         try refuseDamaged(DocumentQuery(condition), field: paths[0], repeatedNames: removing, info: info, compiler: compiler, in: db)
+        if let written {
+            try refuseRespellings(writing: [written], DocumentQuery(condition), info: info, compiler: compiler, in: db)
+        }
         do {
             guard store.changeTracker.isObserved(name) else {
                 try run(compiled, in: db)
@@ -184,6 +187,21 @@ extension DocumentCollection {
             return count
         } catch let failure as SQLiteFailure where failure.isUniqueViolation {
             throw uniqueViolation(failure, key: nil, in: db)
+        }
+    }
+
+    /// Refuses a write of any of `paths` into a selected document that spells
+    /// one of their names otherwise (``NameSpelling``). Reads the documents
+    /// only for paths with a name that has another spelling at all.
+    func refuseRespellings(writing paths: [FieldPath], _ query: DocumentQuery, info: CollectionInfo,
+                           compiler: QueryCompiler, in db: Database) throws {
+        let paths = paths.filter(NameSpelling.mayBeSpelledOtherwise)
+        guard !paths.isEmpty else { return }
+        try run(compiler.documents(query), in: db) { row in
+            for path in paths {
+                if let refusal = NameSpelling.refusal(writing: path, into: row.bytes(at: 1), key: row.key(at: 0, kind: info.keyKind),
+                                                      collection: name) { throw refusal }
+            }
         }
     }
 

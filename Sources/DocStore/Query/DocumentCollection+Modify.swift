@@ -72,6 +72,9 @@ extension DocumentCollection {
                         try refuseDamaged(query, field: path, repeatedNames: true, info: info, compiler: compiler, in: db)
                         break
                     }
+                    // A name the document spells otherwise would be written
+                    // beside it, and reads see only the first (helper-48).
+                    try refuseRespellings(writing: updates.compactMap(\.writtenPath), query, info: info, compiler: compiler, in: db)
                     for (index, update) in updates.enumerated() {
                         guard let path = update.writtenPath,
                               let blocked = try compiler.blockedSets(at: path, after: Array(updates[..<index]), query) else { continue }
