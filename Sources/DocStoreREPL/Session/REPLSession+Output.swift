@@ -118,6 +118,10 @@ extension REPLSession {
             try closeOutputFile()
             // Results lost on the way to the standard output fail the run.
             if output.writeFailure != nil || scriptFailed { return 1 }
+            // Quietly, as SIGPIPE's default ends a process, and with its
+            // status (128 + 13): where SIGPIPE was ignored, a script whose
+            // reader had gone ended with 0, its later commands never run.
+            if outputClosed { return 128 + SIGPIPE }
             return exitCode
         } catch {
             report("error: \(error)")

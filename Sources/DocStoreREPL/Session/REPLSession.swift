@@ -72,6 +72,10 @@ public final class REPLSession {
     var scriptFailed = false
     /// Whether the standard output's write failure was reported (once).
     var reportedWriteFailure = false
+    /// Whether the reader of the standard output went away (`| head` done)
+    /// while SIGPIPE was ignored, so the session ended without running the
+    /// commands after that one.
+    var outputClosed = false
     /// The script being read by `.read` (or the `-c` being run), named in
     /// error locations; nil for standard input and the prompt.
     var sourceName: String?
@@ -275,6 +279,7 @@ public final class REPLSession {
             return .failed
         } catch is OutputClosed {
             // The reader of stdout went away (`| head`): nothing more to show.
+            outputClosed = true
             return .quit
         } catch where runner.interruption.isRequested {
             // ctrl-C interrupted a statement: its transaction was rolled back.

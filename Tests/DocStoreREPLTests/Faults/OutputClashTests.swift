@@ -81,5 +81,15 @@ struct OutputClashTests {
         // A reader that stops early (`| head`) is not a failure.
         let head = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", #""$0" "$1" --mode ndjson -c 'teams' | head -c 1"#, try docstoreBinary().path, store])
         #expect(head.status == 0 && head.stderr.isEmpty, "\(head.stderr)")
+        // Where SIGPIPE is ignored, docstore ends as it would by SIGPIPE, with
+        // its status: the commands after the one whose reader went were not
+        // run, and it ended with 0 (helper-48).
+        let big = (1...3000).map { #"{"id": \#($0), "s": "\#(String(repeating: "x", count: 100))"}"# }.joined(separator: ", ")
+        try runProcess(try docstoreBinary(), [store], input: "big.insert([\(big)])\n").expectOK()
+        for disposition in ["--ignore-signal=PIPE", "--default-signal=PIPE"] {
+            let run = try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", #"env \#(disposition) "$0" "$1" --mode csv -c big -c 'later.insert({"id": 1})' | head -c 1 >/dev/null; echo ${PIPESTATUS[0]}"#, try docstoreBinary().path, store])
+            #expect(run.stdout == "141\n" && run.stderr.isEmpty, "\(disposition): \(run.stdout) \(run.stderr)")
+        }
+        #expect(try runProcess(try docstoreBinary(), [store, "-c", "later.count()"]).stderr.contains("no collection named"))
     }
 }
