@@ -107,6 +107,14 @@ final class PendingFileRegistry: Sendable {
     }
 }
 
+/// Whether `number`'s disposition is to ignore it (inherited so from the parent).
+private func isIgnored(_ number: Int32) -> Bool {
+    var current = sigaction()
+    guard sigaction(number, nil, &current) == 0 else { return false }
+    // Function pointers aren't Equatable: compared as the addresses they are.
+    return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+}
+
 /// Settles ``PendingFiles`` before a termination signal ends the process.
 /// The handler only writes the signal's number to a pipe (what a handler may
 /// do); a thread reads it, settles the files, then ends the process by the
@@ -136,16 +144,20 @@ enum TerminationSignals {
                     let signalNumber = Int32(number)
                     // A script or -c ends here: say why, as an interactive
                     // session's "interrupted" does (its transaction is never committed).
-                    let name = [SIGINT: "SIGINT (ctrl-C)", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signalNumber] ?? "signal \(signalNumber)"
+                    let name = [SIGINT: "SIGINT (ctrl-C)", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE"][signalNumber] ?? "signal \(signalNumber)"
                     // A process ending by a signal must end by that one, also
                     // when stderr is gone (a closed pipe): the write then fails
                     // (SIGPIPE ignored, or it would end the process instead),
                     // and `try?` with `write(contentsOf:)` lets it fail, where
                     // FileHandle's older `write(_:)` traps.
                     signal(SIGPIPE, SIG_IGN)
-                    let standardError = FileHandle.standardError
-                    try? standardError.write(contentsOf: Data("docstore: interrupted by \(name); a write that was running was not committed\n".utf8))
-                    if let note = progressNote.withLock({ $0 }) { try? standardError.write(contentsOf: Data((note + "\n").utf8)) }
+                    // SIGPIPE (a reader gone, `| head` done) ends quietly, as its
+                    // default does; the others say why.
+                    if signalNumber != SIGPIPE {
+                        let standardError = FileHandle.standardError
+                        try? standardError.write(contentsOf: Data("docstore: interrupted by \(name); a write that was running was not committed\n".utf8))
+                        if let note = progressNote.withLock({ $0 }) { try? standardError.write(contentsOf: Data((note + "\n").utf8)) }
+                    }
                     signal(signalNumber, SIG_DFL)
                     var unblocked = sigset_t()
                     sigemptyset(&unblocked)
@@ -155,7 +167,9 @@ enum TerminationSignals {
                 }
             }
         }
-        for number in [SIGTERM, SIGHUP, SIGQUIT] + (interruptible ? [] : [SIGINT]) {
+        // SIGPIPE too, unless ignored (then writes fail with EPIPE, and the
+        // session ends by ``OutputClosed``): it left `.partial` files behind.
+        for number in [SIGTERM, SIGHUP, SIGQUIT] + (interruptible ? [] : [SIGINT]) + (isIgnored(SIGPIPE) ? [] : [SIGPIPE]) {
             signal(number) { received in
                 // Only async-signal-safe work here: a load and a write.
                 var byte = UInt8(truncatingIfNeeded: received)
