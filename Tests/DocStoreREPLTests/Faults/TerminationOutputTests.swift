@@ -26,10 +26,13 @@ struct TerminationOutputTests {
 
     /// Starts `docstore STORE --mode ndjson --busy-timeout 60` reading `lines`
     /// from a pipe kept open (so it waits for more), its stderr into a file.
+    ///
+    /// SIGPIPE's disposition is set to its default (through env): this test
+    /// process ignores it once NIO has run, and the session would inherit that.
     func startSession(_ path: String, in directory: URL, lines: String) throws -> (Process, Pipe, URL) {
         let process = Process()
-        process.executableURL = try docstoreBinary()
-        process.arguments = [path, "--mode", "ndjson", "--busy-timeout", "60"]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", try docstoreBinary().path, path, "--mode", "ndjson", "--busy-timeout", "60"]
         let input = Pipe()
         let errors = directory.appendingPathComponent("stderr.txt")
         try Data().write(to: errors)
@@ -75,7 +78,7 @@ struct TerminationOutputTests {
         // The insert's message (on stderr) comes after the query finished.
         try waitUntil("the insert") { contents(errors).contains("inserted 1 document") }
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        try waitUntil("the session to end") { !process.isRunning }
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
                 "ended by the signal: \(process.terminationReason) \(process.terminationStatus)")
         #expect(contents(out) == teams, "the finished query's results, in place")
