@@ -56,21 +56,25 @@ struct CopyTextRows {
 
     mutating func reserveCapacity(_ count: Int) { buffer.reserveCapacity(count) }
 
-    mutating func append(key: DocumentKey, json: String.UTF8View) {
+    /// A row of text already as jsonb must receive it (a ``PreparedBatch``'s).
+    mutating func append(key: DocumentKey, storable json: String.UTF8View) {
         appendKey(key)
         appendEscaped(json)
         buffer.writeInteger(UInt8(ascii: "\n"))
     }
 
     mutating func append(key: DocumentKey, json: [UInt8]) {
-        appendKey(key)
-        json.withUnsafeBufferPointer { appendEscaped($0) }
-        buffer.writeInteger(UInt8(ascii: "\n"))
+        json.withUnsafeBytes { append(key: key, json: $0) }
     }
 
+    /// A row; numbers with an exponent are written out (``JSONBNumberSpelling``).
     mutating func append(key: DocumentKey, json: UnsafeRawBufferPointer) {
         appendKey(key)
-        json.withMemoryRebound(to: UInt8.self) { appendEscaped($0) }
+        if let respelled = JSONBNumberSpelling.respelled(json) {
+            respelled.withUnsafeBufferPointer { appendEscaped($0) }
+        } else {
+            json.withMemoryRebound(to: UInt8.self) { appendEscaped($0) }
+        }
         buffer.writeInteger(UInt8(ascii: "\n"))
     }
 

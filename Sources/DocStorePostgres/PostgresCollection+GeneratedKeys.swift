@@ -33,10 +33,11 @@ struct PreparedBatch {
     }
 
     mutating func append(key: DocumentKey, json: [UInt8]) {
-        append(key: key, json: String(decoding: json, as: UTF8.self))
+        append(key: key, storable: String(decoding: JSONBNumberSpelling.storable(json), as: UTF8.self))
     }
 
-    mutating func append(key: DocumentKey, json: String) {
+    /// A document whose text is already as jsonb must receive it (``PostgresCollection/prepared(_:)``'s).
+    mutating func append(key: DocumentKey, storable json: String) {
         keys.append(key)
         jsons.append(json)
     }
@@ -101,7 +102,7 @@ extension PostgresCollection {
         }
         let text = try json ?? BackendSupport.encode(stored, collection: name, key: key)
         try refuseNUL(in: text, key: key)
-        return PreparedInsert(key: key, json: String(decoding: text, as: UTF8.self), model: stored)
+        return PreparedInsert(key: key, json: String(decoding: JSONBNumberSpelling.storable(text), as: UTF8.self), model: stored)
     }
 
     /// One more than the largest key (of the table, and of those given in this

@@ -77,7 +77,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         var keys = KeyAllocation()
         for (index, model) in models.enumerated() {
             let prepared = try await preparedInsert(model, keys: &keys)
-            documents.append(key: prepared.key, json: prepared.json)
+            documents.append(key: prepared.key, storable: prepared.json)
             stored[index] = prepared.model
         }
         try await insertBatches(documents, in: transaction)
@@ -113,7 +113,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
             let encoder = BackendSupport.ReusableEncoder<Model>()
             for (model, key) in zip(models, keys) {
                 documents.append(key: key, json: try BackendSupport.withEncoded(model, reusing: encoder, collection: name, key: key) {
-                    String(decoding: $0, as: UTF8.self)
+                    Array($0)
                 })
             }
             try await insertBatches(documents, in: transaction)
@@ -159,7 +159,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     private func insertBatch(_ documents: PreparedBatch, _ batch: Range<Int>, on connection: PostgresConnection) async throws {
         var rows = CopyTextRows()
         rows.reserveCapacity(batch.reduce(0) { $0 + documents.jsons[$1].utf8.count + 24 })
-        for index in batch { rows.append(key: documents.keys[index], json: documents.jsons[index].utf8) }
+        for index in batch { rows.append(key: documents.keys[index], storable: documents.jsons[index].utf8) }
         try await copy(rows, on: connection)
     }
 
@@ -398,7 +398,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         try refuseNUL(in: json, key: given)
         let kind = try await ensureCollection(kind: given.kind)
         let key = try checkedKey(given, kind: kind)
-        return (key, String(decoding: json, as: UTF8.self))
+        return (key, String(decoding: JSONBNumberSpelling.storable(json), as: UTF8.self))
     }
 
     /// Refuses JSON text that jsonb can't store, naming the path of the NUL.

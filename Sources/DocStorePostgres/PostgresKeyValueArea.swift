@@ -25,7 +25,7 @@ public struct PostgresKeyValueArea: Sendable {
                                                reason: "PostgreSQL's jsonb can't store a string or member name containing NUL (\\u0000)")
         }
         try await session.rows(PostgresStoreSQL.createValues, [], collection: Self.area)
-        try await session.rows(PostgresStoreSQL.setValue, [.text(key), .text(String(decoding: json, as: UTF8.self))],
+        try await session.rows(PostgresStoreSQL.setValue, [.text(key), .text(String(decoding: JSONBNumberSpelling.storable(json), as: UTF8.self))],
                                collection: Self.area, key: .string(key))
     }
 

@@ -62,11 +62,11 @@ protocol CollectionWriter {
 /// hashed, the hashes combined in an order-independent way, so that two
 /// backends listing documents in different orders agree.
 ///
-/// Numbers are hashed by their exact decimal value, not their spelling or kind:
-/// jsonb keeps no exponent and no negative zero, so the real `1e16` comes back
-/// from PostgreSQL as the integer 10000000000000000, `-0.0` as `0` and `1e-400`
-/// written out in full (README: "Performance on PostgreSQL"). The same number,
-/// it must not fail the copy; any other difference still does.
+/// Numbers are hashed by their kind (integer or real) and exact decimal value,
+/// not their spelling: jsonb keeps no exponent and no negative zero, so the
+/// real `1e16` comes back from PostgreSQL as `10000000000000000.0`, `-0.0` as
+/// `0.0` and `1e-400` written out in full. The same number, it must not fail
+/// the copy; a real become an integer, or any other difference, does.
 struct DocumentChecksum: Equatable, CustomStringConvertible {
     private(set) var count = 0
     private var sum: UInt64 = 0
@@ -86,8 +86,8 @@ struct DocumentChecksum: Equatable, CustomStringConvertible {
     private static func hash(_ value: JSONValue, into hasher: inout FNV1a) {
         switch value {
         case .integer(let integer): hasher.add(canonicalNumber(String(integer)))
-        case .double(let double): hasher.add(canonicalNumber(double.description))
-        case .exactNumber(let literal): hasher.add(canonicalNumber(literal.text))
+        case .double(let double): hasher.add("real " + canonicalNumber(double.description))
+        case .exactNumber(let literal): hasher.add((literal.isIntegral ? "" : "real ") + canonicalNumber(literal.text))
         case .array(let elements):
             hasher.add("[")
             for (index, element) in elements.enumerated() {

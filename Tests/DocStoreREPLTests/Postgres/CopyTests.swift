@@ -254,8 +254,9 @@ extension PostgresREPLTests {
             try runProcess(try docstoreBinary(), ["copy", source, url]).expectSuccess()
             let back = directory.appendingPathComponent("back.sqlite").path
             try runProcess(try docstoreBinary(), ["copy", url, back]).expectSuccess()
-            // Each number has its exact value after the round trip: Python's
-            // decimal module reads both exports (the source's and the copy's).
+            // Each number has its kind and exact value after the round trip:
+            // Python's decimal module reads both exports (the source's and the
+            // copy's), telling integers from reals (1e16 came back an integer).
             for (store, file) in [(source, "before.ndjson"), (back, "after.ndjson")] {
                 let path = directory.appendingPathComponent(file).path
                 try runProcess(try docstoreBinary(), [store, "-c", ".export n \(path)"]).expectSuccess()
@@ -263,13 +264,28 @@ extension PostgresREPLTests {
             let compare = """
                 import json, sys
                 from decimal import Decimal
-                def read(path): return [json.loads(line, parse_float=Decimal, parse_int=Decimal) for line in open(path)]
+                def read(path): return [json.loads(line, parse_float=lambda t: ("real", Decimal(t)),
+                                                   parse_int=lambda t: ("integer", Decimal(t))) for line in open(path)]
                 before, after = read(sys.argv[1]), read(sys.argv[2])
                 print("same" if before == after else f"{before} != {after}")
                 """
             let python = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", compare,
                 directory.appendingPathComponent("before.ndjson").path, directory.appendingPathComponent("after.ndjson").path])
             #expect(python.stdout == "same\n", "\(python.stdout)\(python.stderr)")
+        }
+
+        /// The checksum tells a real from an integer of the same value: a copy
+        /// that turned the real 1e16 into an integer was "verified".
+        @Test func theChecksumTellsARealFromAnInteger() {
+            func checksum(_ value: JSONValue) -> DocumentChecksum {
+                var checksum = DocumentChecksum()
+                checksum.add((key: .integer(1), document: ["id": 1, "v": value]))
+                return checksum
+            }
+            #expect(checksum(.double(1e16)) != checksum(.integer(10_000_000_000_000_000)))
+            #expect(checksum(.double(1e16)) == checksum(.exactNumber(JSONNumberLiteral("10000000000000000.0")!)))
+            #expect(checksum(.double(-0.0)) == checksum(.double(0)))
+            #expect(checksum(.exactNumber(JSONNumberLiteral("1e30")!)) != checksum(.exactNumber(JSONNumberLiteral("1000000000000000000000000000000")!)))
         }
 
         @Test func numbersHaveOneCanonicalSpellingForTheChecksum() {

@@ -54,7 +54,7 @@ extension ConditionCompiler {
     /// `CAST(? AS jsonb)` bound to the value's JSON text (strings cut at NUL, as
     /// queries read them: jsonb can't hold NUL).
     static func postgresJSON(_ value: JSONValue) -> SQLFragment {
-        let text = String(decoding: DocumentCodec.serialize(value.cutAtNUL), as: UTF8.self)
+        let text = String(decoding: JSONBNumberSpelling.storable(DocumentCodec.serialize(value.cutAtNUL)), as: UTF8.self)
         return "CAST(" + .bound(.text(text)) + " AS jsonb)"
     }
 

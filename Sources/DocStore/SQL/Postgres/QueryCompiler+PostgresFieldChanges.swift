@@ -44,7 +44,7 @@ extension QueryCompiler {
             throw DocStoreError.invalidQuery(collection: collection, field: path.description,
                                              reason: "PostgreSQL's jsonb can't store a string containing NUL (\\u0000)")
         }
-        let json = "CAST(" + SQLFragment.bound(.text(String(decoding: DocumentCodec.serialize(value), as: UTF8.self))) + " AS jsonb)"
+        let json = "CAST(" + SQLFragment.bound(.text(String(decoding: JSONBNumberSpelling.storable(DocumentCodec.serialize(value)), as: UTF8.self))) + " AS jsonb)"
         let body = Self.postgresChange("body", "c0") { Self.postgresSet($0, path.components, json) }
         return "UPDATE \(table) SET body = " + body + (try whereClause(DocumentQuery(.isNull(path)))) + " AND " + Self.bodyIsObject(.postgres)
             + " RETURNING key"
@@ -64,7 +64,7 @@ extension QueryCompiler {
     /// returning the key; the path's parents are objects (the field was read there).
     func postgresSetField(_ path: FieldPath, to value: [UInt8], key: DocumentKey) throws -> SQLFragment {
         _ = try postgresChangedField(path)
-        let json = "CAST(" + SQLFragment.bound(.text(String(decoding: value, as: UTF8.self))) + " AS jsonb)"
+        let json = "CAST(" + SQLFragment.bound(.text(String(decoding: JSONBNumberSpelling.storable(value), as: UTF8.self))) + " AS jsonb)"
         let body = Self.postgresChange("body", "c0") { Self.postgresSet($0, path.components, json) }
         return "UPDATE \(table) SET body = " + body + " WHERE key = " + .bound(key.binding) + " RETURNING key"
     }
