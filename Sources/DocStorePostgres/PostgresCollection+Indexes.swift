@@ -38,11 +38,14 @@ extension PostgresCollection {
                 }
                 return existing
             }
+            let hasTable = try await hasTable(in: session)
+            // Recorded ahead of its collection: only for one that can be made.
+            if !hasTable { try await refuseOtherForm(in: session) }
             let paths = JSONValue.array(fields.map { .array($0.components.map(\.jsonValue)) })
             let recorded = try await session.rows(PostgresStoreSQL.recordIndex, [.text(name), .text(BackendSupport.serialize(paths)),
                                                                                    .integer(unique ? 1 : 0)], collection: name)
             let index = IndexInfo(name: try recorded.first?.decode(String.self) ?? "", collection: name, fields: fields, isUnique: unique)
-            if try await hasTable(in: session) { try await build(index, in: session) }
+            if hasTable { try await build(index, in: session) }
             if fields == [.root] { store.containmentIndexed.withLock { _ = $0.insert(name) } }
             store.indexedPaths.withLock { $0[name, default: []].formUnion(fields) }
             return index

@@ -35,11 +35,14 @@ extension PostgresCollection {
             if try await session.rows(PostgresSearchSQL.functionExists, [], collection: name).isEmpty {
                 try await session.rows(PostgresSearchSQL.createFunction, [], collection: name)
             }
+            let hasTable = try await hasTable(in: session)
+            // Recorded ahead of its collection: only for one that can be made.
+            if !hasTable { try await refuseOtherForm(in: session) }
             let paths = JSONValue.array(fields.map { .array($0.components.map(\.jsonValue)) })
             let recorded = try await session.rows(PostgresSearchSQL.recordIndex, [.text(name), .text(BackendSupport.serialize(paths))],
                                                   collection: name)
             let index = SearchIndexInfo(name: try recorded.first?.decode(String.self) ?? "", collection: name, fields: fields)
-            if try await hasTable(in: session) {
+            if hasTable {
                 for statement in try PostgresSearchSQL.create(index) { try await session.rows(statement, [], collection: name) }
             }
             return index

@@ -36,7 +36,7 @@ extension PostgresCollection {
             let existing = try row.decode((String, String).self).0
             guard existing == name, !ExactText.same(existing, name) else { continue }
             throw DocStoreError.invalidCollectionName(
-                name, reason: "the store already has a collection named \(DocumentKey.quotedForMessages(existing)), the same name written with other Unicode characters (\(existing.unicodeScalars.count) and \(name.unicodeScalars.count) of them); use that name, or another")
+                name, reason: "the store already has a collection named \(DocumentKey.quotedForMessages(existing)), the same name written with other Unicode characters (\(ExactText.scalarList(existing)) there, \(ExactText.scalarList(name)) here); use that name, or another")
         }
     }
 }

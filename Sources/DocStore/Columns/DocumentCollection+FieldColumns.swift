@@ -97,9 +97,11 @@ extension DocumentCollection {
         let newName = try Catalog.nextFieldColumnsName(in: db)
         if let old { try Catalog.dropFieldColumns(old, in: db) }
         guard !unique.isEmpty else { return nil }
+        let info = try store.knownCollection(named: name, in: db)
+        if info == nil { try Catalog.refuseNameClash(name, in: db) }
         let columns = FieldColumnsInfo(name: newName, collection: name, fields: unique)
         try Catalog.recordFieldColumns(columns, in: db)
-        guard let info = try store.knownCollection(named: name, in: db) else { return columns }
+        guard let info else { return columns }
         try diagnosingDamage(in: db) {
             for statement in try FieldColumnsSQL.create(columns, keyKind: info.keyKind) { try db.execute(sql: statement) }
         }

@@ -32,9 +32,11 @@ extension DocumentCollection {
                         }
                         return existing
                     }
+                    let known = try store.knownCollection(named: name, in: db) != nil
+                    if !known { try Catalog.refuseNameClash(name, in: db) }
                     let index = IndexInfo(name: try Catalog.nextIndexName(in: db), collection: name, fields: fields, isUnique: unique)
                     try Catalog.recordIndex(index, in: db)
-                    guard try store.knownCollection(named: name, in: db) != nil else { return index }
+                    guard known else { return index }
                     do {
                         try diagnosingDamage(in: db) { try db.execute(sql: try IndexSQL.create(index)) }
                     } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {

@@ -34,9 +34,11 @@ extension DocumentCollection {
                     if let existing = try Catalog.searchIndexes(of: name, in: db).first(where: { $0.fields == fields }) {
                         return existing
                     }
+                    let info = try store.knownCollection(named: name, in: db)
+                    if info == nil { try Catalog.refuseNameClash(name, in: db) }
                     let index = SearchIndexInfo(name: try Catalog.nextSearchIndexName(in: db), collection: name, fields: fields)
                     try Catalog.recordSearchIndex(index, in: db)
-                    guard let info = try store.knownCollection(named: name, in: db) else { return index }
+                    guard let info else { return index }
                     try diagnosingDamage(in: db) {
                         for statement in try SearchIndexSQL.create(index, keyKind: info.keyKind) { try db.execute(sql: statement) }
                     }

@@ -125,25 +125,34 @@ enum Catalog {
         return kind
     }
 
-    /// Creates the collection's table and records it. Integer keys use SQLite's rowid
-    /// (so generated keys are cheap); string and UUID keys a WITHOUT ROWID table.
-    static func createCollection(_ info: CollectionInfo, in db: Database) throws {
+    /// Refuses a name a new collection can't have beside the existing ones: one
+    /// differing from another only by ASCII letter case, or only in how its
+    /// Unicode characters are written. Checked when a collection is made, and
+    /// when an index, search index or field columns are recorded ahead of it
+    /// (a collection of that name could never be made to use them).
+    static func refuseNameClash(_ name: String, in db: Database) throws {
         // SQLite's names ignore ASCII letter case (as COLLATE NOCASE does): "Players"
         // would collide with "players" in SQLite's own words, so say it in ours.
         if let existing = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = ? COLLATE NOCASE",
-                                              arguments: [info.name]) {
+                                              arguments: [name]) {
             throw DocStoreError.invalidCollectionName(
-                info.name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)); SQLite's table names ignore letter case, so two names that differ only by case can't both exist")
+                name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)); SQLite's table names ignore letter case, so two names that differ only by case can't both exist")
         }
         // Two names equal as Swift strings but not in bytes (a composed "é" and
         // "e" with a combining accent) are two tables to SQLite, but one key of
         // every `String`-keyed map of collections: copies and listings mixed
         // them up (helper-46).
         for existing in try String.fetchAll(db, sql: "SELECT name FROM \(collectionsTable)")
-        where existing == info.name && !ExactText.same(existing, info.name) {
+        where existing == name && !ExactText.same(existing, name) {
             throw DocStoreError.invalidCollectionName(
-                info.name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)), the same name written with other Unicode characters (\(existing.unicodeScalars.count) and \(info.name.unicodeScalars.count) of them); use that name, or another")
+                name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)), the same name written with other Unicode characters (\(ExactText.scalarList(existing)) there, \(ExactText.scalarList(name)) here); use that name, or another")
         }
+    }
+
+    /// Creates the collection's table and records it. Integer keys use SQLite's rowid
+    /// (so generated keys are cheap); string and UUID keys a WITHOUT ROWID table.
+    static func createCollection(_ info: CollectionInfo, in db: Database) throws {
+        try refuseNameClash(info.name, in: db)
         let table = quoteIdentifier(info.name)
         switch info.keyKind {
         case .integer:

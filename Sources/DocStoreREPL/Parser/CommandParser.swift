@@ -216,7 +216,7 @@ public struct CommandParser {
         guard !names.contains(where: { ExactText.same($0, name) }), schema.listsCollections() else { return }
         var message = "no collection named \(DocumentKeyQuoting.quoted(name))"
         if let same = names.first(where: { $0 == name }) {
-            message += "; \(DocumentKeyQuoting.quoted(same)) is the same name written with other Unicode characters (\(same.unicodeScalars.count) and \(name.unicodeScalars.count) of them): write it that way"
+            message += "; \(DocumentKeyQuoting.quoted(same)) is the same name written with other Unicode characters (\(ExactText.scalarList(same)) there, \(ExactText.scalarList(name)) here): write it that way"
         } else if let suggestion = NameSuggestion.closest(to: name, in: names) {
             message += "; did you mean \(DocumentKeyQuoting.quoted(suggestion))?"
         } else if names.isEmpty {

@@ -78,6 +78,36 @@ struct CanonicalNamesTests {
         #expect(try other.collection(named: "c" + Self.composed).count() == 1)
     }
 
+    /// An index, search index or field columns for a collection not yet made
+    /// are recorded for it ahead; for the other spelling of an existing
+    /// collection's name (or another letter case), which can never be made,
+    /// they were recorded and reported made, and stayed in the catalog for
+    /// nothing (helper-48). Refused, recording nothing.
+    @Test func indexesAheadOfACollectionThatCantBeMadeAreRefused() throws {
+        let store = try DocumentStore.inMemory()
+        try store.collection(named: "c" + Self.composed).insert(["id": 1, "a": 1])
+        try store.collection(named: "Players").insert(["id": 1, "a": 1])
+        for name in ["c" + Self.decomposed, "players"] {
+            let other = store.collection(named: name)
+            let attempts: [(String, () throws -> Void)] = [
+                ("index", { _ = try other.createIndex(on: FieldPath("a")) }),
+                ("search index", { _ = try other.createSearchIndex(on: FieldPath("a")) }),
+                ("field columns", { _ = try other.createFieldColumns(on: [FieldPath("a")]) }),
+            ]
+            for (what, attempt) in attempts {
+                let error = try #require(throws: DocStoreError.self, "\(what) on \(name)") { try attempt() }
+                guard case .invalidCollectionName = error else { Issue.record("\(what): \(error)"); continue }
+                #expect("\(error)".contains("U+0063 U+00E9 there, U+0063 U+0065 U+0301 here") || "\(error)".contains("letter case"), "\(error)")
+            }
+            #expect(try other.indexes().isEmpty && other.searchIndexes().isEmpty && other.fieldColumns() == nil, "\(name)")
+        }
+        // A new name still takes them ahead of its first document.
+        let later = store.collection(named: "later")
+        _ = try later.createIndex(on: FieldPath("a"))
+        try later.insert(["id": 1, "a": 1])
+        #expect(try later.explain(DocumentQuery(.compare(FieldPath("a"), .equal, 1))).usesIndex)
+    }
+
     /// Grouping by both spellings of a name (or naming an aggregate the other
     /// one) made rows whose `String`-keyed objects held the two as one: one
     /// key's values landed under the other's header, the other's were lost
