@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import Foundation
 
 /// Reads a CSV file as documents, one per record, in two streaming passes: the
@@ -45,7 +45,7 @@ struct CSVDocumentReader {
             throw CommandError("\(path) is empty: \(options.header ? "a CSV file starts with a header row naming the fields" : "it has no records")")
         }
         try checkForcedNames(names)
-        let forced = names.map { options.columnTypes[$0] }
+        let forced = names.map { name in options.columnTypes.first { ExactText.same($0.key, name) }?.value }
         return Columns(names: names, types: zip(forced, inferences).map { $0 ?? $1.type }, forced: forced.map { $0 != nil })
     }
 
@@ -118,7 +118,7 @@ struct CSVDocumentReader {
 
     /// Every column `--types` names must be one of the file's.
     private func checkForcedNames(_ names: [String]) throws {
-        for name in options.columnTypes.keys.sorted() where !names.contains(name) {
+        for name in options.columnTypes.keys.sorted() where !names.contains(where: { ExactText.same($0, name) }) {
             var message = "--types names the column \(DocumentKeyQuoting.quoted(name)), which \(path) does not have"
             if let suggestion = NameSuggestion.closest(to: name, in: names) {
                 message += "; did you mean \(DocumentKeyQuoting.quoted(suggestion))?"

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 
 /// Writes a CSV record straight to the JSON text of its document, each cell as
 /// its column's type, with no `JSONValue` on the way: building and serializing a
@@ -18,6 +18,11 @@ struct CSVRecordText {
     private let memberRanges: [Range<Int>]
     private let keyIndex: Int?
     private let idIndex: Int?
+    /// Columns whose names are one name written with other Unicode characters
+    /// (a composed "é" and "e" with a combining accent), as an export of
+    /// documents spelling it both ways gives: a document holds one of them at
+    /// most. Usually none.
+    private let sameNameColumns: [[Int]]
 
     init(columns: CSVDocumentReader.Columns, keyField: String?) {
         self.columns = columns
@@ -30,14 +35,37 @@ struct CSVRecordText {
             return start..<members.count
         }
         self.members = members
-        keyIndex = keyField.flatMap { columns.names.firstIndex(of: $0) }
-        idIndex = columns.names.firstIndex(of: "id")
+        keyIndex = keyField.flatMap { key in columns.names.firstIndex { ExactText.same($0, key) } }
+        idIndex = columns.names.firstIndex { ExactText.same($0, "id") }
+        sameNameColumns = Self.sameNameColumns(columns.names)
+    }
+
+    /// The groups of column indexes whose names are equal as Swift strings
+    /// (the header has no two equal in bytes).
+    private static func sameNameColumns(_ names: [String]) -> [[Int]] {
+        guard names.contains(where: { !$0.utf8.allSatisfy { $0 < 0x80 } || $0.contains("K") }) else { return [] }
+        var groups: [String: [Int]] = [:]
+        for (index, name) in names.enumerated() { groups[name, default: []].append(index) }
+        return groups.values.filter { $0.count > 1 }.map { $0.sorted() }.sorted { $0[0] < $1[0] }
+    }
+
+    /// Refuses a record filling two columns of one name written two ways:
+    /// its document would hold both, and reads see only one.
+    private func refuseBothSpellings(_ record: CSVParser.Record) -> CommandError? {
+        for group in sameNameColumns {
+            let filled = group.filter { index in record.withField(index) { !$0.isEmpty } }
+            guard filled.count > 1 else { continue }
+            let described = filled.map { "column \($0 + 1) (\(ExactText.scalarList(columns.names[$0])))" }.joined(separator: " and ")
+            return CommandError("it fills \(described), one name \(DocumentKeyQuoting.quoted(columns.names[filled[0]])) written with other Unicode characters, which a document can't hold twice; leave all but one of them empty")
+        }
+        return nil
     }
 
     /// The record's document as JSON text in `text` (replaced), and the value of
     /// its `"id"` (nil for none); or why the record is bad.
     func write(_ record: CSVParser.Record, into text: inout [UInt8]) -> Result<JSONValue?, CommandError> {
         text.removeAll(keepingCapacity: true)
+        if !sameNameColumns.isEmpty, let refusal = refuseBothSpellings(record) { return .failure(refusal) }
         text.append(UInt8(ascii: "{"))
         var id: JSONValue?
         var first = true

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import Foundation
 import OrderedCollections
 
@@ -123,11 +123,17 @@ struct EntryReader {
         try CSVDocumentReader(path: path, options: options).read(&chunks, columns: csvColumns, emit)
     }
 
+    /// Refuses a header naming no field or one field twice. Names are compared
+    /// by bytes: a composed "é" and "e" with a combining accent are two fields,
+    /// as in JSON, and an export gives each its own column (a document may
+    /// hold only one of them: a row filling both is refused with its line).
     static func checkHeader(_ names: [String], path: String) throws {
-        var seen: Set<String> = []
+        var seen: Set<ExactText> = []
         for (index, name) in names.enumerated() {
             if name.isEmpty { throw CommandError("column \(index + 1) of the header of \(path) has no name") }
-            if !seen.insert(name).inserted { throw CommandError("the header of \(path) names \(DocumentKeyQuoting.quoted(name)) twice") }
+            if !seen.insert(ExactText(name)).inserted {
+                throw CommandError("the header of \(path) names \(DocumentKeyQuoting.quoted(name)) twice (column \(index + 1))")
+            }
         }
     }
 }

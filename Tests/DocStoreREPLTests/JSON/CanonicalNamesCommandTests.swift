@@ -103,4 +103,32 @@ struct CanonicalNamesCommandTests {
             #expect(rows.map { $0.map { Array($0.unicodeScalars) } } == expected.map { $0.map { Array($0.unicodeScalars) } }, "\(rows)")
         }
     }
+
+    /// That CSV imports back: its header named "é" twice, which `.import`
+    /// refused, so an export could not be restored (helper-48). Each document
+    /// gets its own form back; a row filling both columns would give one
+    /// document both, and is refused naming its line and both columns.
+    @Test func csvWithAColumnForEachFormImportsBack() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("forms.ndjson").path
+        let documents = "{\"id\":1,\"\(Self.composed)\":\"c\"}\n{\"id\":2,\"\(Self.decomposed)\":\"d\"}\n"
+        try documents.write(toFile: file, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("s.db").path
+        let csv = directory.appendingPathComponent("out.csv").path
+        let back = directory.appendingPathComponent("back.ndjson").path
+        let run = try runProcess(try docstoreBinary(), [store, "-c", ".import u \(file)", "-c", ".export \(csv) u",
+                                                        "-c", ".import v \(csv)", "-c", ".export v \(back)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let exported = try String(contentsOfFile: back, encoding: .utf8)
+        #expect(Array(exported.unicodeScalars) == Array(documents.unicodeScalars), "\(exported)")
+
+        let both = directory.appendingPathComponent("both.csv").path
+        try "id,\(Self.composed),\(Self.decomposed)\n1,c,\n2,c,d\n".write(toFile: both, atomically: true, encoding: .utf8)
+        let refused = try runProcess(try docstoreBinary(), [store, "-c", ".import w \(both)"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("line 3 of \(both): it fills column 2 (U+00E9) and column 3 (U+0065 U+0301)"), "\(refused.stderr)")
+        let count = try runProcess(try docstoreBinary(), [store, "-c", ".collections"])
+        #expect(!count.stdout.contains("w "), "\(count.stdout)")
+    }
 }
