@@ -27,6 +27,13 @@ public enum CopyLauncher {
         // process's writes into the new store meanwhile), and never a link.
         var status = stat()
         let createsFile = !PostgresBackend.isURL(destination) && lstat(destination, &status) != 0 && errno == ENOENT
+        if createsFile {
+            // Also when a signal (ctrl-C) ends the copy: the file is read anew,
+            // as the copy's own transaction is never committed.
+            TerminationSignals.beforeEnding.withLock {
+                $0 = { removeIfEmpty(destination, opened: [], errors: FileDescriptorOutput(fileDescriptor: STDERR_FILENO)) }
+            }
+        }
         do {
             guard source != destination else { throw CommandError("the source and the destination are the same store") }
             if salvage, PostgresBackend.isURL(source) {
@@ -60,21 +67,29 @@ public enum CopyLauncher {
             return complete && output.writeFailure == nil ? 0 : 1
         } catch {
             errors.write("docstore copy: \(error)\n")
-            if createsFile, FileManager.default.fileExists(atPath: destination), Self.holdsNoDocument(destination, opened: opened) {
-                if opened.count == 2, let store = (opened[1] as? SQLiteBackend)?.store { try? store.close() }
-                for file in [destination, destination + "-wal", destination + "-shm"] { unlink(file) }
-                errors.write("docstore copy: removed \(destination), which this copy had created\n")
-            }
+            if createsFile { removeIfEmpty(destination, opened: opened, errors: errors) }
             return 1
         }
     }
 
+    /// Removes the store file the copy created (its log too) when it holds no
+    /// document, saying so.
+    private static func removeIfEmpty(_ destination: String, opened: [any CopyEndpoint], errors: FileDescriptorOutput) {
+        guard FileManager.default.fileExists(atPath: destination), holdsNoDocument(destination, opened: opened) else { return }
+        if opened.count == 2, let store = (opened[1] as? SQLiteBackend)?.store { try? store.close() }
+        for file in [destination, destination + "-wal", destination + "-shm"] { unlink(file) }
+        errors.write("docstore copy: removed \(destination), which this copy had created\n")
+    }
+
     /// Whether the destination store holds no document; false when that can't
-    /// be read. One that never opened counts as empty only as an empty file.
+    /// be read. One that never opened counts as empty only as an empty file;
+    /// without the copy's own connection (a signal's end), it is opened read-only.
     private static func holdsNoDocument(_ destination: String, opened: [any CopyEndpoint]) -> Bool {
-        guard opened.count == 2, let store = (opened[1] as? SQLiteBackend)?.store else {
+        let own = opened.count == 2 ? (opened[1] as? SQLiteBackend)?.store : nil
+        guard let store = own ?? (opened.isEmpty ? try? DocumentStore(path: destination, readOnly: true) : nil) else {
             return ((try? FileManager.default.attributesOfItem(atPath: destination))?[.size] as? Int) == 0
         }
+        defer { if own == nil { try? store.close() } }
         guard let collections = try? store.collections() else { return false }
         return collections.allSatisfy { (try? store.collection(named: $0.name).count()) == 0 }
     }

@@ -124,6 +124,9 @@ enum TerminationSignals {
     /// What a long command has done so far, said when a signal ends it (a copy's
     /// finished collections); nil for nothing to say.
     static let progressNote = Mutex<String?>(nil)
+    /// Work a command leaves for the end when a signal ends it, after the
+    /// message (a copy removing the store file it created, still empty).
+    static let beforeEnding = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Installs the handlers for SIGTERM, SIGHUP and SIGQUIT, and SIGINT unless
     /// `interruptible` (an interactive session, where ctrl-C stops a command:
@@ -158,6 +161,7 @@ enum TerminationSignals {
                         try? standardError.write(contentsOf: Data("docstore: interrupted by \(name); a write that was running was not committed\n".utf8))
                         if let note = progressNote.withLock({ $0 }) { try? standardError.write(contentsOf: Data((note + "\n").utf8)) }
                     }
+                    beforeEnding.withLock { $0 }?()
                     signal(signalNumber, SIG_DFL)
                     var unblocked = sigset_t()
                     sigemptyset(&unblocked)
