@@ -120,7 +120,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         lines += damaged.map { "  • \($0)" }
         if !duplicateMembers.isEmpty {
             let keys = duplicateMembers.prefix(10).map(\.description).joined(separator: ", ") + (duplicateMembers.count > 10 ? ", …" : "")
-            lines.append("  • duplicate member names in documents \(keys): the first of each counts (in queries too, unless the two are one name written in two Unicode forms, such as a composed and a decomposed \"é\", which queries tell apart); .repair leaves them")
+            lines.append("  • duplicate member names in \(duplicateMembers.count == 1 ? "document" : "documents") \(keys): the first of each counts (in queries too, unless the two are one name written in two Unicode forms, such as a composed and a decomposed \"é\", which queries tell apart); .repair leaves them")
         }
         if !escapedNames.isEmpty {
             let keys = escapedNames.prefix(10).map(\.description).joined(separator: ", ") + (escapedNames.count > 10 ? ", …" : "")

@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import Foundation
 
 /// `docstore copy SOURCE DEST` as the executable runs it: opens both stores,
@@ -28,10 +28,12 @@ public enum CopyLauncher {
         var status = stat()
         let createsFile = !PostgresBackend.isURL(destination) && lstat(destination, &status) != 0 && errno == ENOENT
         if createsFile {
-            // Also when a signal (ctrl-C) ends the copy: the file is read anew,
-            // as the copy's own transaction is never committed.
+            // When a signal (ctrl-C) ends the copy, its own connection is still
+            // open, and SQLite can't tell another process's from it: the file
+            // is named, not removed (removing it lost a write another process
+            // was waiting to commit into it; helper-50).
             TerminationSignals.beforeEnding.withLock {
-                $0 = { removeIfEmpty(destination, opened: [], errors: FileDescriptorOutput(fileDescriptor: STDERR_FILENO)) }
+                $0 = { noteIfEmpty(destination, errors: FileDescriptorOutput(fileDescriptor: STDERR_FILENO)) }
             }
         }
         do {
@@ -73,25 +75,31 @@ public enum CopyLauncher {
     }
 
     /// Removes the store file the copy created (its log too) when it holds no
-    /// document, saying so.
+    /// document and no other process has it open, saying so.
     private static func removeIfEmpty(_ destination: String, opened: [any CopyEndpoint], errors: FileDescriptorOutput) {
-        guard FileManager.default.fileExists(atPath: destination), holdsNoDocument(destination, opened: opened) else { return }
+        var status = stat()
+        guard lstat(destination, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        if status.st_size == 0 {
+            unlink(destination)
+            return errors.write("docstore copy: removed \(destination), which this copy had created\n")
+        }
         if opened.count == 2, let store = (opened[1] as? SQLiteBackend)?.store { try? store.close() }
-        for file in [destination, destination + "-wal", destination + "-shm"] { unlink(file) }
-        errors.write("docstore copy: removed \(destination), which this copy had created\n")
+        switch DocumentStore.removeEmptyStoreFile(atPath: destination) {
+        case .removed: errors.write("docstore copy: removed \(destination), which this copy had created\n")
+        case .inUse: errors.write("docstore copy: kept \(destination), which this copy had created: another process has it open\n")
+        case .holdsData, .unreadable: break
+        }
     }
 
-    /// Whether the destination store holds no document; false when that can't
-    /// be read. One that never opened counts as empty only as an empty file;
-    /// without the copy's own connection (a signal's end), it is opened read-only.
-    private static func holdsNoDocument(_ destination: String, opened: [any CopyEndpoint]) -> Bool {
-        let own = opened.count == 2 ? (opened[1] as? SQLiteBackend)?.store : nil
-        guard let store = own ?? (opened.isEmpty ? try? DocumentStore(path: destination, readOnly: true) : nil) else {
-            return ((try? FileManager.default.attributesOfItem(atPath: destination))?[.size] as? Int) == 0
-        }
-        defer { if own == nil { try? store.close() } }
-        guard let collections = try? store.collections() else { return false }
-        return collections.allSatisfy { (try? store.collection(named: $0.name).count()) == 0 }
+    /// Says that the store file the copy created holds no document, when a
+    /// signal ends it (read with a connection of its own: the copy's
+    /// transaction is never committed).
+    private static func noteIfEmpty(_ destination: String, errors: FileDescriptorOutput) {
+        guard let store = try? DocumentStore(path: destination, readOnly: true) else { return }
+        defer { try? store.close() }
+        guard let collections = try? store.collections(),
+              collections.allSatisfy({ (try? store.collection(named: $0.name).count()) == 0 }) else { return }
+        errors.write("docstore copy: \(destination), which this copy created, holds no document; remove it (and its -wal and -shm files) once no other process uses it\n")
     }
 
     /// A store to copy from (which must exist; opened read-only) or into.
