@@ -53,7 +53,17 @@ extension PostgresDocumentStore {
                 continue
             }
             guard let kind = KeyKind(rawValue: recorded) else { continue }
-            result.collections.append(try await checkDocuments(of: name, kind: kind, in: session))
+            do {
+                result.collections.append(try await checkDocuments(of: name, kind: kind, in: session))
+            } catch DocStoreError.missingTable(let missing) where missing == name {
+                // Dropped by another session since the catalog was read: no
+                // longer a collection, so nothing to check (it was reported
+                // as a table lost, pointing at .drop; helper-50).
+                let stillRecorded = try await session.rows("SELECT 1 FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
+                                                           collection: name)
+                if stillRecorded.isEmpty { continue }
+                throw DocStoreError.missingTable(collection: name)
+            }
         }
         // Repair would refuse a quarantine collection of other keys: say so now.
         for index in result.collections.indices where !result.collections[index].damaged.isEmpty {

@@ -336,7 +336,10 @@ final class PostgresBackend: REPLBackend {
         }
     }
 
-    func reading<Value>(_ body: () throws -> Value) throws -> Value { try body() }
+    /// One snapshot for both passes of a table or CSV: read apart, a commit
+    /// between them gave rows of the new state under the columns of the old,
+    /// so a field that commit added was not shown (helper-50).
+    func reading<Value>(_ body: () throws -> Value) throws -> Value { try readingOneSnapshot(body) }
 }
 
 /// An error of the PostgreSQL server or connection, in words (its SQLSTATE,

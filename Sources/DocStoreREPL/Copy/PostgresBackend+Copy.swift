@@ -22,8 +22,10 @@ extension PostgresBackend: CopyEndpoint {
 
     /// Holds one `REPEATABLE READ` transaction while `body` runs, in which every
     /// page is read: page by page outside it, a commit made during a copy
-    /// landed half in the copy, which its checksum then verified.
+    /// landed half in the copy, which its checksum then verified. Within one
+    /// already held, `body` reads in that one.
     func readingOneSnapshot<Result>(_ body: () throws -> Result) throws -> Result {
+        if snapshot.withLock({ $0 != nil }) { return try body() }
         let store = store
         let held = HeldTransaction<PostgresTransaction> { work in
             try await store.snapshot { try await work($0) }

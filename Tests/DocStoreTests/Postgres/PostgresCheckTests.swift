@@ -1,5 +1,6 @@
 import DocStorePostgres
 import Foundation
+import Synchronization
 import Testing
 @testable import DocStore
 
@@ -12,6 +13,36 @@ extension PostgresTests {
     /// is refused before any key is misread.
     @Suite("PostgreSQL: check and repair")
     struct CheckTests {
+        /// A check while another session drops collections: a collection
+        /// dropped after the check read the catalog failed the whole check as
+        /// a table lost, pointing at `.drop` (8 checks of 12; helper-50). It is
+        /// no longer a collection, so it is not checked.
+        @Test func collectionsDroppedDuringACheckAreNotReportedLost() async throws {
+            let server = try #require(PostgresTestServer.current)
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let setup = try await PostgresDocumentStore(url: url)
+            for number in 0..<40 {
+                try await setup.collection(named: "tmp\(number)").insert(contentsOf: (1...200).map { ["id": .integer(Int64($0))] })
+            }
+            await setup.close()
+            let failures = Mutex<[String]>([])
+            try await PostgresConnections.run(url, count: 2) { store, number async throws in
+                if number == 0 {
+                    for collection in 0..<40 { _ = try await store.dropCollection(named: "tmp\(collection)") }
+                } else {
+                    for _ in 0..<20 {
+                        do {
+                            let report = try await store.check()
+                            if !report.isHealthy { failures.withLock { $0.append("\(report)") } }
+                        } catch {
+                            failures.withLock { $0.append("\(error)") }
+                        }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(2))")
+        }
+
         @Test func checkNamesWhatAnotherToolChangedAndRepairMovesTheDamagedDocuments() async throws {
             let server = try #require(PostgresTestServer.current)
             let url = try await PostgresTestServer.freshDatabaseURL(server)
