@@ -49,20 +49,14 @@ extension PostgresDocumentStore {
             // A table another program made in the collection's place (no key, no jsonb body).
             let documentTable = try await session.rows(PostgresStoreSQL.isDocumentTable, [.text(name)], collection: only).first?.decode(Bool.self) ?? true
             if let problem = Self.catalogProblem(name: name, recorded: recorded, keyType: keyType, documentTable: documentTable) {
-                result.catalogProblems.append(problem)
+                if try await isRecorded(name, in: session) { result.catalogProblems.append(problem) }
                 continue
             }
             guard let kind = KeyKind(rawValue: recorded) else { continue }
             do {
                 result.collections.append(try await checkDocuments(of: name, kind: kind, in: session))
             } catch DocStoreError.missingTable(let missing) where missing == name {
-                // Dropped by another session since the catalog was read: no
-                // longer a collection, so nothing to check (it was reported
-                // as a table lost, pointing at .drop; helper-50).
-                let stillRecorded = try await session.rows("SELECT 1 FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
-                                                           collection: name)
-                if stillRecorded.isEmpty { continue }
-                throw DocStoreError.missingTable(collection: name)
+                if try await isRecorded(name, in: session) { throw DocStoreError.missingTable(collection: name) }
             }
         }
         // Repair would refuse a quarantine collection of other keys: say so now.
@@ -80,6 +74,15 @@ extension PostgresDocumentStore {
             }
         }
         return result
+    }
+
+    /// Whether the catalog still records the collection. One another session
+    /// dropped after the check read the catalog is no longer a collection, so
+    /// nothing is wrong with it: its table, gone or half gone to the check's
+    /// later reads, was reported lost or not a collection's, pointing at
+    /// `.drop` (helper-50).
+    private func isRecorded(_ name: String, in session: PostgresSession) async throws -> Bool {
+        try await !session.rows("SELECT 1 FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)], collection: name).isEmpty
     }
 
     /// The tables of documents (a `key` and a jsonb `body`) in the store's

@@ -22,7 +22,8 @@ extension PostgresTests {
             let url = try await PostgresTestServer.freshDatabaseURL(server)
             let setup = try await PostgresDocumentStore(url: url)
             for number in 0..<40 {
-                try await setup.collection(named: "tmp\(number)").insert(contentsOf: (1...200).map { ["id": .integer(Int64($0))] })
+                try await setup.collection(named: "tmp\(number)").insert(contentsOf: (1...200).map { ["id": .integer(Int64($0)), "a": .integer(Int64($0))] })
+                _ = try await setup.collection(named: "tmp\(number)").createIndex(on: FieldPath("a"), unique: number.isMultiple(of: 2))
             }
             await setup.close()
             let failures = Mutex<[String]>([])
