@@ -41,9 +41,8 @@ struct CSVRecordText {
     }
 
     /// The groups of column indexes whose names are equal as Swift strings
-    /// (the header has no two equal in bytes).
+    /// (the header has no two equal in bytes). Once per file, for its header.
     private static func sameNameColumns(_ names: [String]) -> [[Int]] {
-        guard names.contains(where: { !$0.utf8.allSatisfy { $0 < 0x80 } || $0.contains("K") }) else { return [] }
         var groups: [String: [Int]] = [:]
         for (index, name) in names.enumerated() { groups[name, default: []].append(index) }
         return groups.values.filter { $0.count > 1 }.map { $0.sorted() }.sorted { $0[0] < $1[0] }
