@@ -3,6 +3,13 @@ import GRDB
 extension DocumentCollection {
     /// Deletes the documents the query selects (its sort, limit and offset
     /// included), in one statement. Returns how many were deleted.
+    ///
+    /// - Throws: ``DocStoreError/invalidQuery(collection:field:reason:)``, deleting
+    ///   nothing, when SQLite would compare a value other than as it is and so
+    ///   could take documents the condition doesn't mean: the condition compares
+    ///   with a number a `Double` can't hold or a string holding NUL, or a
+    ///   document it selects (or one a subquery of it selects) holds one in a
+    ///   compared field, named in the error. PostgreSQL compares them exactly.
     @discardableResult
     public func delete(_ query: DocumentQuery) throws -> Int {
         warnAboutUnknownFields(query.namedPaths)
@@ -10,19 +17,23 @@ extension DocumentCollection {
             try store.writeAccess { db in
                 let compiled = try queryCompiler(in: db).delete(query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
-                guard store.changeTracker.isObserved(name) else {
-                    try run(compiled, in: db)
-                    return db.changesCount
+                // The check and the delete in one transaction: no write between them.
+                return try store.withinTransaction(db, unlessInsideOne: true) {
+                    try refuseInexactComparisons(query, verb: "delete", in: db)
+                    guard store.changeTracker.isObserved(name) else {
+                        try run(compiled, in: db)
+                        return db.changesCount
+                    }
+                    // One statement, so all or nothing on its own: its rows are recorded
+                    // only once it has run to the end.
+                    var deleted: [RecordedWrite] = []
+                    try run(compiled + " RETURNING key, body", in: db) { row in
+                        deleted.append(.deleted(row.key(at: 0, kind: info.keyKind), .stored(Array(row.bytes(at: 1))), in: name))
+                    }
+                    let count = deleted.count
+                    store.changeTracker.record(batch: consume deleted, in: db)
+                    return count
                 }
-                // One statement, so all or nothing on its own: its rows are recorded
-                // only once it has run to the end.
-                var deleted: [RecordedWrite] = []
-                try run(compiled + " RETURNING key, body", in: db) { row in
-                    deleted.append(.deleted(row.key(at: 0, kind: info.keyKind), .stored(Array(row.bytes(at: 1))), in: name))
-                }
-                let count = deleted.count
-                store.changeTracker.record(batch: consume deleted, in: db)
-                return count
             }
         }
     }
@@ -44,7 +55,8 @@ extension DocumentCollection {
     ///   document); ``DocStoreError/uniqueConstraint(collection:fields:key:)`` naming
     ///   the first document whose change breaks a unique index;
     ///   ``DocStoreError/invalidQuery(collection:field:reason:)`` for overlapping
-    ///   fields, the `id` of a keyed collection, or paths SQLite can't write;
+    ///   fields, the `id` of a keyed collection, paths SQLite can't write, or a
+    ///   comparison SQLite would make inexactly (as for ``delete(_:)``);
     ///   ``DocStoreError/damagedDocuments(collection:keys:)`` naming a selected
     ///   document whose body is not a JSON object (another tool wrote it; it
     ///   takes no change: `check` and `repair` deal with it);
@@ -61,6 +73,7 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
+                    try refuseInexactComparisons(query, verb: "update", in: db)
                     // A body that is not an object takes no change (a damaged document).
                     if updates.contains(where: { $0.writtenPath != nil }),
                        let damaged = try firstKey(compiler.firstNonObject(query), info: info, in: db) {

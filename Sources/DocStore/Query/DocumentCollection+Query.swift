@@ -116,6 +116,14 @@ extension DocumentQuery {
 }
 
 extension RawStatement {
+    /// Whether field `index` of a row of ``QueryCompiler/fields(_:_:)`` may hold
+    /// what SQLite reads inexactly: its exact JSON text was selected (a real, a
+    /// string with NUL) or it is an array or object. Other values are read exactly.
+    func mayReadInexactly(_ index: Int) -> Bool {
+        let rank = Int32(1 + 3 * index)
+        return columnType(at: rank + 2) == SQLITE_TEXT || int64(at: rank) >= Int64(JSONRank.array.rawValue)
+    }
+
     /// The JSON value a field's `rank, value` column pair holds (see ``FieldSQL``).
     /// Field `index` of a row of ``QueryCompiler/fields(_:_:)``: its value, a
     /// number with every digit its JSON text has, a string with its NULs.

@@ -158,10 +158,8 @@ final class CommandRunner {
             }
             return .value(value)
         case .delete:
-            try InexactStoredValues.check(backend, collection: name, query, verb: "delete")
             return .message("deleted \(CommandResult.plural(try backend.delete(name, query), "document"))")
         case .update(let updates):
-            try InexactStoredValues.check(backend, collection: name, query, verb: "update")
             return .message("updated \(CommandResult.plural(try backend.update(name, query, updates), "document"))")
         case .explain:
             return .text(try backend.explain(name, query))

@@ -1,0 +1,200 @@
+import GRDB
+
+/// Values SQLite compares other than as they are, checked before a delete or
+/// update by query could take documents its condition doesn't mean.
+///
+/// - A number that a `Double` can't hold exactly (`1e-400`,
+///   `9223372036854775807.0`, `18446744073709551615`): SQLite compares it as
+///   that `Double`, so `v.in([0])` changed the document holding `1e-400`
+///   (helper-42), and `== 18446744073709551615` matches `18446744073709551614`.
+/// - A string holding NUL: SQLite's JSON functions read it only up to the
+///   NUL, so `s == "a"` deleted the documents holding `"a\u0000b"` and
+///   `"a\u0000c"` too (helper-49).
+///
+/// A condition comparing with such a number is refused outright. Otherwise the
+/// compared fields of the documents the write selects are read exactly (a
+/// selected field keeps every digit and character), in the write's own
+/// transaction, and such a value stops the write, named. A subquery's values
+/// are compared too: the documents it selects are checked the same way (with
+/// `in(…, selecting:)`, a rounded number on either side took documents of
+/// other values; helper-49). PostgreSQL compares numbers exactly and refuses
+/// NUL in strings, so only a file store checks.
+enum InexactComparisons {
+    /// What a comparison reads inexactly on a file store.
+    enum Kind { case numbers, strings }
+
+    /// Fields, each with the kinds of value it is compared with.
+    struct ComparedFields {
+        private(set) var paths: [FieldPath] = []
+        private(set) var kinds: [FieldPath: Set<Kind>] = [:]
+
+        mutating func add(_ path: FieldPath, _ kind: Kind) {
+            if kinds[path] == nil { paths.append(path) }
+            kinds[path, default: []].insert(kind)
+        }
+
+        var isEmpty: Bool { paths.isEmpty }
+    }
+
+    /// The fields a write's query compares inexactly: its condition's, and
+    /// with a limit or offset its sort's (the sort then picks the documents).
+    static func comparedFields(_ query: DocumentQuery) -> ComparedFields {
+        var fields = comparedFields(query.condition)
+        if query.limit != nil || query.offset != nil {
+            for key in query.sort { fields.add(key.path, .numbers); fields.add(key.path, .strings) }
+        }
+        return fields
+    }
+
+    /// The fields the condition compares with a number or a string (for
+    /// arrays, the array); a field compared with a subquery's values, both.
+    static func comparedFields(_ condition: Condition) -> ComparedFields {
+        var fields = ComparedFields()
+        func add(_ path: FieldPath, comparedWith values: [JSONValue]) {
+            if values.contains(where: { $0.numberValue != nil }) { fields.add(path, .numbers) }
+            if values.contains(where: { $0.stringValue != nil }) { fields.add(path, .strings) }
+        }
+        func visit(_ condition: Condition) {
+            switch condition {
+            case .compare(let path, _, let value), .arrayContains(let path, let value): add(path, comparedWith: [value])
+            case .isIn(let path, let values): add(path, comparedWith: values)
+            case .string(let path, _, _, _), .matches(let path, _): fields.add(path, .strings)
+            case .isInSubquery(let path, _): fields.add(path, .numbers); fields.add(path, .strings)
+            case .any(let path, let inner), .all(let path, let inner):
+                let within = comparedFields(inner)
+                for kind in Set(within.kinds.values.flatMap { $0 }) { fields.add(path, kind) }
+            case .and(let conditions), .or(let conditions): conditions.forEach(visit)
+            case .not(let inner): visit(inner)
+            case .always, .isNull, .exists, .arrayCount: break
+            }
+        }
+        visit(condition)
+        return fields
+    }
+
+    /// The first value the condition compares with that a file store reads
+    /// otherwise (a number a Double rounds, a string holding NUL), its field,
+    /// and what it is read as.
+    static func inexactLiteral(in condition: Condition) -> (field: FieldPath, problem: String)? {
+        func inexact(_ values: [JSONValue]) -> String? {
+            for value in values {
+                if case .exactNumber(let number) = value, !number.isExactDouble {
+                    return "\(number.text) is past what a Double holds exactly, and a file store compares it as its nearest Double, \(number.doubleValue): documents holding other numbers that round to it match too"
+                }
+                if let string = stringWithNUL(in: value) { return nulProblem(string) }
+            }
+            return nil
+        }
+        switch condition {
+        case .compare(let path, _, let value), .arrayContains(let path, let value):
+            return inexact([value]).map { (path, $0) }
+        case .isIn(let path, let values):
+            return inexact(values).map { (path, $0) }
+        case .string(let path, _, let needle, _), .matches(let path, let needle):
+            return inexact([.string(needle)]).map { (path, $0) }
+        case .any(let path, let inner), .all(let path, let inner):
+            return inexactLiteral(in: inner).map { (path.appending($0.field), $0.problem) }
+        case .and(let conditions), .or(let conditions):
+            return conditions.lazy.compactMap(inexactLiteral).first
+        case .not(let inner):
+            return inexactLiteral(in: inner)
+        case .isInSubquery(_, let subquery):
+            return inexactLiteral(in: subquery.condition)
+        case .always, .isNull, .exists, .arrayCount:
+            return nil
+        }
+    }
+
+    private static func nulProblem(_ string: String) -> String {
+        let cut = String(decoding: string.utf8.prefix { $0 != 0 }, as: UTF8.self)
+        return "\(jsonText(string)) holds NUL (\\u0000), and a file store compares a string only up to it, as \(jsonText(cut)): documents holding other strings that start so match too"
+    }
+
+    /// The subqueries in a condition (not those inside them: each is checked
+    /// with its own condition).
+    static func subqueries(_ condition: Condition) -> [Subquery] {
+        switch condition {
+        case .isInSubquery(_, let subquery): [subquery]
+        case .any(_, let inner), .all(_, let inner), .not(let inner): subqueries(inner)
+        case .and(let conditions), .or(let conditions): conditions.flatMap(subqueries)
+        default: []
+        }
+    }
+
+    /// A number in `value` (or in its elements and members) that neither an
+    /// Int64 nor a Double holds.
+    static func roundedNumber(in value: JSONValue) -> JSONNumberLiteral? {
+        switch value {
+        case .exactNumber(let number): number
+        case .array(let elements): elements.lazy.compactMap(roundedNumber).first
+        case .object(let members): members.values.lazy.compactMap(roundedNumber).first
+        default: nil
+        }
+    }
+
+    /// A string as JSON text: its NUL shows as `\u0000`.
+    static func jsonText(_ string: String) -> String {
+        String(decoding: DocumentCodec.serialize(.string(string)), as: UTF8.self)
+    }
+
+    /// A string holding NUL in `value` (or in its elements and members).
+    static func stringWithNUL(in value: JSONValue) -> String? {
+        switch value {
+        case .string(let string): string.utf8.contains(0) ? string : nil
+        case .array(let elements): elements.lazy.compactMap(stringWithNUL).first
+        case .object(let members): members.values.lazy.compactMap(stringWithNUL).first
+        default: nil
+        }
+    }
+}
+
+extension DocumentCollection {
+    /// Refuses a delete or update by `query` (`verb`) that SQLite would run on
+    /// other documents than it means (see ``InexactComparisons``). Runs in the
+    /// write's transaction, before it changes anything.
+    func refuseInexactComparisons(_ query: DocumentQuery, verb: String, in db: Database) throws {
+        if let (field, problem) = InexactComparisons.inexactLiteral(in: query.condition) {
+            throw DocStoreError.invalidQuery(
+                collection: name, field: field.description,
+                reason: problem + ", so this \(verb) is refused (name the documents by key, or compare with values a file store reads exactly; PostgreSQL compares numbers exactly)")
+        }
+        try refuseInexactValues(of: InexactComparisons.comparedFields(query), selectedBy: query, verb: verb, writing: name, via: nil, in: db)
+    }
+
+    /// Refuses the write when a document `query` selects in this collection
+    /// holds a value SQLite reads inexactly in one of `fields`; then checks the
+    /// documents each subquery of `query` selects, in its own collection.
+    private func refuseInexactValues(of fields: InexactComparisons.ComparedFields, selectedBy query: DocumentQuery, verb: String,
+                                     writing written: String, via subquery: Subquery?, in db: Database) throws {
+        if !fields.isEmpty, let info = try store.knownCollection(named: name, in: db) {
+            let compiled = try queryCompiler(in: db).fields(fields.paths, query)
+            try run(compiled, in: db) { row in
+                // Most rows hold neither (no exact text, no array or object): skipped unread.
+                for (index, field) in fields.paths.enumerated() where row.mayReadInexactly(index) {
+                    let key = row.key(at: 0, kind: info.keyKind)
+                    let value = try row.selectedField(index, collection: name, key: key)
+                    let kinds = fields.kinds[field] ?? []
+                    let document = "document \(key) of \(DocumentKey.quoted(name))" + (subquery == nil ? "" : " (selected by the subquery)")
+                    if kinds.contains(.numbers), let number = InexactComparisons.roundedNumber(in: value) {
+                        throw DocStoreError.invalidQuery(
+                            collection: written, field: field.description,
+                            reason: "\(document) holds \(number.text) in \(field), a number a Double can't hold: a file store compares it as \(number.doubleValue), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (PostgreSQL compares it exactly; or change that document first)")
+                    }
+                    if kinds.contains(.strings), let string = InexactComparisons.stringWithNUL(in: value) {
+                        let cut = String(decoding: string.utf8.prefix { $0 != 0 }, as: UTF8.self)
+                        throw DocStoreError.invalidQuery(
+                            collection: written, field: field.description,
+                            reason: "\(document) holds \(InexactComparisons.jsonText(string)) in \(field), a string with NUL (\\u0000) in it: a file store compares it only up to the NUL, as \(InexactComparisons.jsonText(cut)), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (change that document first)")
+                    }
+                }
+            }
+        }
+        // The values a subquery selects are compared with the outer field.
+        for inner in InexactComparisons.subqueries(query.condition) {
+            var innerFields = InexactComparisons.comparedFields(inner.condition)
+            if let field = inner.field { innerFields.add(field, .numbers); innerFields.add(field, .strings) }
+            try store.collection(named: inner.collection).refuseInexactValues(
+                of: innerFields, selectedBy: DocumentQuery(inner.condition), verb: verb, writing: written, via: inner, in: db)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import DocStore
+
+@Document
+struct FileDigest: Codable, Identifiable, Equatable {
+    var id: Int
+    var digest: UInt64
+    var label: String
+}
+
+/// A delete or update by query on a file store never takes a document its
+/// condition doesn't mean: SQLite reads a number a Double can't hold as that
+/// Double and a string only up to a NUL, so such a write is refused, through
+/// the Swift API as in the REPL, and nothing changes.
+@Suite("Fault: writes comparing values SQLite reads inexactly, through the Swift API")
+struct InexactComparisonWriteTests {
+    static let big: UInt64 = 18_446_744_073_709_551_615   // UInt64.max: the Double 2^64
+    static let neighbour: UInt64 = 18_446_744_073_709_551_614
+
+    func digests() throws -> DocumentCollection<FileDigest> {
+        let digests = try DocumentStore.inMemory().collection(FileDigest.self, named: "digests")
+        try digests.insert(contentsOf: [
+            FileDigest(id: 1, digest: Self.big, label: "a"),
+            FileDigest(id: 2, digest: Self.neighbour, label: "b"),
+            FileDigest(id: 3, digest: 7, label: "c"),
+        ])
+        return digests
+    }
+
+    /// Reads the reason of an `invalidQuery`, or records what else was thrown.
+    func reason(_ body: () throws -> Int) -> String {
+        do {
+            let count = try body()
+            Issue.record("the write ran and changed \(count) documents")
+        } catch DocStoreError.invalidQuery(_, _, let reason) {
+            return reason
+        } catch {
+            Issue.record("expected invalidQuery, got \(error)")
+        }
+        return ""
+    }
+
+    @Test func aComparisonWithANumberADoubleRoundsIsRefused() throws {
+        let digests = try digests()
+        // As a read it matches both (documented); as a delete it would take both.
+        #expect(try digests.filter { $0.digest == Self.neighbour }.count() == 2)
+        let refused = reason { try digests.delete { $0.digest == Self.neighbour } }
+        #expect(refused.contains("18446744073709551614 is past what a Double holds exactly"), "\(refused)")
+        #expect(try digests.count() == 3)
+        let update = reason { try digests.filter { $0.digest.in([Self.neighbour]) }.update { $0.label.set(to: "x") } }
+        #expect(update.contains("so this update is refused"), "\(update)")
+        #expect(try digests.get(1)?.label == "a")
+    }
+
+    @Test func aStoredNumberADoubleRoundsStopsTheWriteNamingItsDocument() throws {
+        let digests = try digests()
+        // 18 * 10^18 is a Double exactly, so the condition is fine; documents 1
+        // and 2 hold numbers that read as 2^64.
+        let threshold: UInt64 = 18_000_000_000_000_000_000
+        let refused = reason { try digests.delete { $0.digest >= threshold } }
+        #expect(refused.contains(#"document 1 of "digests" holds 18446744073709551615 in digest, a number a Double can't hold: a file store compares it as 1.8446744073709552e+19"#),
+                "\(refused)")
+        #expect(try digests.count() == 3)
+        // A write that selects neither runs.
+        #expect(try digests.delete { $0.digest == 7 } == 1)
+        #expect(try digests.count() == 2)
+    }
+
+    @Test func aStringWithNULInTheConditionIsRefused() throws {
+        let notes = try DocumentStore.inMemory().collection(named: "notes")
+        try notes.insert(contentsOf: [["id": 1, "s": "a"], ["id": 2, "s": "abc"]])
+        for condition: Condition in [.compare(FieldPath("s"), .equal, "a\u{0}b"), .string(FieldPath("s"), .hasPrefix, "a\u{0}x", caseInsensitive: false),
+                                     .isIn(FieldPath("s"), ["z", "a\u{0}"])] {
+            let refused = reason { try notes.delete(DocumentQuery(condition)) }
+            #expect(refused.contains(#"holds NUL (\u0000), and a file store compares a string only up to it, as "a""#), "\(refused)")
+        }
+        #expect(try notes.count() == 2)
+    }
+
+    @Test func aStoredStringWithNULStopsTheWrite() throws {
+        let notes = try DocumentStore.inMemory().collection(named: "notes")
+        try notes.insert(contentsOf: [["id": 1, "s": "a\u{0}b"], ["id": 2, "s": "a"], ["id": 3, "s": "b"]])
+        // SQLite reads "a\u0000b" as "a": the delete would take documents 1 and 2.
+        let refused = reason { try notes.delete(DocumentQuery(.compare(FieldPath("s"), .equal, "a"))) }
+        #expect(refused.contains(#"document 1 of "notes" holds "a\u0000b" in s, a string with NUL (\u0000) in it: a file store compares it only up to the NUL, as "a""#),
+                "\(refused)")
+        #expect(try notes.count() == 3)
+        // Not selected: a write elsewhere in the collection runs.
+        #expect(try notes.delete(DocumentQuery(.compare(FieldPath("s"), .equal, "b"))) == 1)
+    }
+
+    @Test func insideATransactionTheRefusedWriteChangesNothingAndTheRestCommits() throws {
+        let store = try DocumentStore.inMemory()
+        let digests = store.collection(FileDigest.self, named: "digests")
+        try digests.insert(contentsOf: [FileDigest(id: 1, digest: Self.big, label: "a"), FileDigest(id: 2, digest: 7, label: "b")])
+        try store.write { transaction in
+            let inside = transaction.collection(FileDigest.self, named: "digests")
+            try inside.insert(FileDigest(id: 3, digest: 8, label: "c"))
+            _ = reason { try inside.delete { $0.digest > 6 } }
+        }
+        #expect(try digests.count() == 3)
+    }
+
+    @Test func aSubqueryOverARoundedNumberIsRefused() throws {
+        let store = try DocumentStore.inMemory()
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: [["id": 1, "v": .double(18_446_744_073_709_551_616.0)], ["id": 2, "v": 7]])
+        let seen = store.collection(named: "seen")
+        try seen.insert(["id": 1, "v": .exactNumber(try #require(JSONNumberLiteral("18446744073709551615")))])
+        // The subquery's 18446744073709551615 reads as 2^64, the Double document 1 holds.
+        let query = DocumentQuery(.isInSubquery(FieldPath("v"), Subquery(collection: "seen", condition: .always, field: FieldPath("v"))))
+        #expect(try docs.count(query) == 1, "as a read, SQLite matches them")
+        let refused = reason { try docs.delete(query) }
+        #expect(refused.contains(#"document 1 of "seen" (selected by the subquery) holds 18446744073709551615 in v"#), "\(refused)")
+        #expect(try docs.count() == 2)
+    }
+
+    /// Random documents holding rounded numbers, NUL strings and plain values,
+    /// random comparisons: a delete either is refused and changes nothing, or
+    /// takes only documents that its condition selects when compared exactly.
+    @Test func randomDeletesNeverTakeADocumentTheirConditionDoesNotMean() throws {
+        var rng = SeededGenerator(seed: 20261128)
+        let numbers: [JSONValue] = [.integer(0), .integer(7), .double(0.5), .double(1e20), .integer(Int64.max)]
+            + ["18446744073709551615", "18446744073709551614", "100000000000000000001", "1e-400", "0.30000000000000000001"]
+                .compactMap { JSONNumberLiteral($0).map(JSONValue.exactNumber) }
+        let strings: [JSONValue] = ["", "a", "a\u{0}b", "a\u{0}c", "b", "\u{0}"]
+        let pool = numbers + strings
+        var refusals = 0, deletes = 0
+        for _ in 0..<300 {
+            let store = try DocumentStore.inMemory()
+            let docs = store.collection(named: "docs")
+            let values = (1...8).map { _ in pool[Int.random(in: 0..<pool.count, using: &rng)] }
+            try docs.insert(contentsOf: values.enumerated().map { ["id": .integer(Int64($0.offset)), "v": $0.element] })
+            let literal = pool[Int.random(in: 0..<pool.count, using: &rng)]
+            let op = ComparisonOperator.allCases[Int.random(in: 0..<ComparisonOperator.allCases.count, using: &rng)]
+            let query = DocumentQuery(.compare(FieldPath("v"), op, literal))
+            do {
+                _ = try docs.delete(query)
+                deletes += 1
+            } catch DocStoreError.invalidQuery {
+                refusals += 1
+                #expect(try docs.count() == values.count, "a refused delete changed nothing")
+                continue
+            }
+            let left = Set(try docs.keys().map { key -> Int in if case .integer(let id) = key { Int(id) } else { -1 } })
+            for (id, value) in values.enumerated() where !left.contains(id) {
+                #expect(Self.exactlySelects(op, value, literal), "deleted \(value) for v \(op.rawValue) \(literal)")
+            }
+        }
+        // Both outcomes happen: the pools are small enough for matches and refusals.
+        #expect(refusals > 20 && deletes > 20, "\(refusals) refused, \(deletes) ran")
+    }
+
+    /// `value <op> literal` compared exactly: numbers as written, strings by all
+    /// their bytes, other kinds never (DocStore's rule: types never compare across kinds).
+    static func exactlySelects(_ op: ComparisonOperator, _ value: JSONValue, _ literal: JSONValue) -> Bool {
+        let order: ComparisonResult
+        switch (value, literal) {
+        case (.string(let a), .string(let b)):
+            order = a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : (Array(a.utf8) == Array(b.utf8) ? .orderedSame : .orderedDescending)
+        default:
+            guard let compared = JSONNumber.compareAsWritten(value, literal) else { return op == .notEqual }
+            order = compared
+        }
+        switch op {
+        case .equal: return order == .orderedSame
+        case .notEqual: return order != .orderedSame
+        case .less: return order == .orderedAscending
+        case .lessOrEqual: return order != .orderedDescending
+        case .greater: return order == .orderedDescending
+        case .greaterOrEqual: return order != .orderedAscending
+        }
+    }
+}
