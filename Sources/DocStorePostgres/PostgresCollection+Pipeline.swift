@@ -96,6 +96,7 @@ extension PostgresCollection {
     @discardableResult
     public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) async throws -> Int {
         try UpdateRules.check(updates, collection: name, keyed: isKeyedById)
+        try BackendSupport.refuseCutStrings(query, collection: name, verb: "update")
         guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else {
             _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).update(updates, query)
             return 0

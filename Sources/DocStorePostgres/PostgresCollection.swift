@@ -301,8 +301,14 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     }
 
     /// Deletes the documents a query selects; returns how many.
+    ///
+    /// - Throws: ``DocStore/DocStoreError/invalidQuery(collection:field:reason:)``,
+    ///   deleting nothing, when the condition compares with a string holding
+    ///   NUL: queries compare it only up to the NUL, so the delete would take
+    ///   documents it doesn't mean.
     @discardableResult
     public func delete(_ query: DocumentQuery) async throws -> Int {
+        try BackendSupport.refuseCutStrings(query, collection: name, verb: "delete")
         guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
         return try await session.rows(try compiler.delete(query), collection: name).count
     }

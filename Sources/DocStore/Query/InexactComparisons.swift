@@ -75,10 +75,13 @@ enum InexactComparisons {
     /// The first value the condition compares with that a file store reads
     /// otherwise (a number a Double rounds, a string holding NUL), its field,
     /// and what it is read as.
-    static func inexactLiteral(in condition: Condition) -> (field: FieldPath, problem: String)? {
+    /// - Parameter numbers: Whether numbers a Double rounds count (a file
+    ///   store's); strings holding NUL always do: both backends' compilers cut
+    ///   a bound string at NUL (jsonb can't hold one either).
+    static func inexactLiteral(in condition: Condition, numbers: Bool = true) -> (field: FieldPath, problem: String)? {
         func inexact(_ values: [JSONValue]) -> String? {
             for value in values {
-                if case .exactNumber(let number) = value, !number.isExactDouble {
+                if numbers, case .exactNumber(let number) = value, !number.isExactDouble {
                     return "\(number.text) is past what a Double holds exactly, and a file store compares it as its nearest Double, \(number.doubleValue): documents holding other numbers that round to it match too"
                 }
                 if let string = stringWithNUL(in: value) { return nulProblem(string) }
@@ -93,13 +96,13 @@ enum InexactComparisons {
         case .string(let path, _, let needle, _), .matches(let path, let needle):
             return inexact([.string(needle)]).map { (path, $0) }
         case .any(let path, let inner), .all(let path, let inner):
-            return inexactLiteral(in: inner).map { (path.appending($0.field), $0.problem) }
+            return inexactLiteral(in: inner, numbers: numbers).map { (path.appending($0.field), $0.problem) }
         case .and(let conditions), .or(let conditions):
-            return conditions.lazy.compactMap(inexactLiteral).first
+            return conditions.lazy.compactMap { inexactLiteral(in: $0, numbers: numbers) }.first
         case .not(let inner):
-            return inexactLiteral(in: inner)
+            return inexactLiteral(in: inner, numbers: numbers)
         case .isInSubquery(_, let subquery):
-            return inexactLiteral(in: subquery.condition)
+            return inexactLiteral(in: subquery.condition, numbers: numbers)
         case .always, .isNull, .exists, .arrayCount:
             return nil
         }
@@ -107,7 +110,7 @@ enum InexactComparisons {
 
     private static func nulProblem(_ string: String) -> String {
         let cut = String(decoding: string.utf8.prefix { $0 != 0 }, as: UTF8.self)
-        return "\(jsonText(string)) holds NUL (\\u0000), and a file store compares a string only up to it, as \(jsonText(cut)): documents holding other strings that start so match too"
+        return "\(jsonText(string)) holds NUL (\\u0000), and queries compare a string only up to it, as \(jsonText(cut)): documents holding other strings that start so match too"
     }
 
     /// The subqueries in a condition (not those inside them: each is checked
@@ -145,6 +148,18 @@ enum InexactComparisons {
         case .object(let members): members.values.lazy.compactMap(stringWithNUL).first
         default: nil
         }
+    }
+}
+
+extension BackendSupport {
+    /// Refuses a delete or update by `query` (`verb`) on PostgreSQL whose
+    /// condition compares with a string holding NUL: the compiler cuts it at
+    /// the NUL (jsonb can't hold one), so `s == "a\u{0}b"` would take the
+    /// documents holding "a".
+    public static func refuseCutStrings(_ query: DocumentQuery, collection: String, verb: String) throws {
+        guard let (field, problem) = InexactComparisons.inexactLiteral(in: query.condition, numbers: false) else { return }
+        throw DocStoreError.invalidQuery(collection: collection, field: field.description,
+                                         reason: problem + ", so this \(verb) is refused (PostgreSQL's jsonb holds no string with NUL)")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocStore
+import DocStorePostgres
 
 @Document
 struct FileDigest: Codable, Identifiable, Equatable {
@@ -73,7 +74,7 @@ struct InexactComparisonWriteTests {
         for condition: Condition in [.compare(FieldPath("s"), .equal, "a\u{0}b"), .string(FieldPath("s"), .hasPrefix, "a\u{0}x", caseInsensitive: false),
                                      .isIn(FieldPath("s"), ["z", "a\u{0}"])] {
             let refused = reason { try notes.delete(DocumentQuery(condition)) }
-            #expect(refused.contains(#"holds NUL (\u0000), and a file store compares a string only up to it, as "a""#), "\(refused)")
+            #expect(refused.contains(#"holds NUL (\u0000), and queries compare a string only up to it, as "a""#), "\(refused)")
         }
         #expect(try notes.count() == 2)
     }
@@ -171,5 +172,31 @@ struct InexactComparisonWriteTests {
         case .greater: return order == .orderedDescending
         case .greaterOrEqual: return order != .orderedAscending
         }
+    }
+}
+
+/// PostgreSQL compares numbers exactly, but a string bound in a condition is
+/// cut at NUL (jsonb holds none): `s == "a\u{0}b"` would take the documents
+/// holding "a". Such a delete or update is refused there too.
+@Suite("Fault: writes comparing with a string holding NUL, on PostgreSQL", .postgresServer)
+struct PostgresCutStringWriteTests {
+    @Test func aConditionWithNULIsRefusedAndNothingChanges() async throws {
+        let store = try await PostgresTestServer.freshStore()
+        let notes = store.collection(named: "notes")
+        do {
+            try await notes.insert(contentsOf: [["id": 1, "s": "a"], ["id": 2, "s": "abc"]])
+            let condition = Condition.compare(FieldPath("s"), .equal, "a\u{0}b")
+            #expect(try await notes.count(DocumentQuery(condition)) == 1, "as a read, it matches \"a\" (documented)")
+            await #expect(throws: DocStoreError.self) { try await notes.delete(DocumentQuery(condition)) }
+            await #expect(throws: DocStoreError.self) {
+                try await notes.update(DocumentQuery(.string(FieldPath("s"), .hasPrefix, "a\u{0}", caseInsensitive: false)), [.set(FieldPath("s"), "z")])
+            }
+            #expect(try await notes.count(DocumentQuery()) == 2)
+            #expect(try await notes.get(2)?["s"] == "abc")
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
     }
 }
