@@ -166,14 +166,18 @@ extension BackendSupport {
 extension DocumentCollection {
     /// Refuses a delete or update by `query` (`verb`) that SQLite would run on
     /// other documents than it means (see ``InexactComparisons``). Runs in the
-    /// write's transaction, before it changes anything.
-    func refuseInexactComparisons(_ query: DocumentQuery, verb: String, in db: Database) throws {
+    /// write's transaction, before it changes anything. With `selected`, the
+    /// documents the query selects are left to the caller, which checks them
+    /// as it writes them (``refuseInexactValues(in:fields:key:verb:)``):
+    /// the subqueries' are still checked here.
+    func refuseInexactComparisons(_ query: DocumentQuery, verb: String, checkingSelected selected: Bool = true, in db: Database) throws {
         if let (field, problem) = InexactComparisons.inexactLiteral(in: query.condition) {
             throw DocStoreError.invalidQuery(
                 collection: name, field: field.description,
                 reason: problem + ", so this \(verb) is refused (name the documents by key, or compare with values a file store reads exactly; PostgreSQL compares numbers exactly)")
         }
-        try refuseInexactValues(of: InexactComparisons.comparedFields(query), selectedBy: query, verb: verb, writing: name, via: nil, in: db)
+        let fields = selected ? InexactComparisons.comparedFields(query) : InexactComparisons.ComparedFields()
+        try refuseInexactValues(of: fields, selectedBy: query, verb: verb, writing: name, via: nil, in: db)
     }
 
     /// Refuses the write when a document `query` selects in this collection
@@ -184,24 +188,8 @@ extension DocumentCollection {
         if !fields.isEmpty, let info = try store.knownCollection(named: name, in: db) {
             let compiled = try queryCompiler(in: db).fields(fields.paths, query)
             try run(compiled, in: db) { row in
-                // Most rows hold neither (no exact text, no array or object): skipped unread.
-                for (index, field) in fields.paths.enumerated() where row.mayReadInexactly(index) {
-                    let key = row.key(at: 0, kind: info.keyKind)
-                    let value = try row.selectedField(index, collection: name, key: key)
-                    let kinds = fields.kinds[field] ?? []
-                    let document = "document \(key) of \(DocumentKey.quoted(name))" + (subquery == nil ? "" : " (selected by the subquery)")
-                    if kinds.contains(.numbers), let number = InexactComparisons.roundedNumber(in: value) {
-                        throw DocStoreError.invalidQuery(
-                            collection: written, field: field.description,
-                            reason: "\(document) holds \(number.text) in \(field), a number a Double can't hold: a file store compares it as \(number.doubleValue), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (PostgreSQL compares it exactly; or change that document first)")
-                    }
-                    if kinds.contains(.strings), let string = InexactComparisons.stringWithNUL(in: value) {
-                        let cut = String(decoding: string.utf8.prefix { $0 != 0 }, as: UTF8.self)
-                        throw DocStoreError.invalidQuery(
-                            collection: written, field: field.description,
-                            reason: "\(document) holds \(InexactComparisons.jsonText(string)) in \(field), a string with NUL (\\u0000) in it: a file store compares it only up to the NUL, as \(InexactComparisons.jsonText(cut)), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (change that document first)")
-                    }
-                }
+                try refuseInexactValues(in: row, fields: fields, key: row.key(at: 0, kind: info.keyKind), verb: verb,
+                                        writing: written, via: subquery)
             }
         }
         // The values a subquery selects are compared with the outer field.
@@ -210,6 +198,31 @@ extension DocumentCollection {
             if let field = inner.field { innerFields.add(field, .numbers); innerFields.add(field, .strings) }
             try store.collection(named: inner.collection).refuseInexactValues(
                 of: innerFields, selectedBy: DocumentQuery(inner.condition), verb: verb, writing: written, via: inner, in: db)
+        }
+    }
+
+    /// Throws when a row holding `fields` as ``QueryCompiler/fields(_:_:)``
+    /// selects them (after the key) has a value SQLite reads inexactly, naming
+    /// document `key` of this collection; `written` is the collection the write
+    /// changes, `subquery` the one that selected the row, if any.
+    func refuseInexactValues(in row: RawStatement, fields: InexactComparisons.ComparedFields, key: DocumentKey, verb: String,
+                             writing written: String? = nil, via subquery: Subquery? = nil) throws {
+        // Most rows hold neither (no exact text, no array or object): skipped unread.
+        for (index, field) in fields.paths.enumerated() where row.mayReadInexactly(index) {
+            let value = try row.selectedField(index, collection: name, key: key)
+            let kinds = fields.kinds[field] ?? []
+            let document = "document \(key) of \(DocumentKey.quoted(name))" + (subquery == nil ? "" : " (selected by the subquery)")
+            if kinds.contains(.numbers), let number = InexactComparisons.roundedNumber(in: value) {
+                throw DocStoreError.invalidQuery(
+                    collection: written ?? name, field: field.description,
+                    reason: "\(document) holds \(number.text) in \(field), a number a Double can't hold: a file store compares it as \(number.doubleValue), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (PostgreSQL compares it exactly; or change that document first)")
+            }
+            if kinds.contains(.strings), let string = InexactComparisons.stringWithNUL(in: value) {
+                let cut = String(decoding: string.utf8.prefix { $0 != 0 }, as: UTF8.self)
+                throw DocStoreError.invalidQuery(
+                    collection: written ?? name, field: field.description,
+                    reason: "\(document) holds \(InexactComparisons.jsonText(string)) in \(field), a string with NUL (\\u0000) in it: a file store compares it only up to the NUL, as \(InexactComparisons.jsonText(cut)), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (change that document first)")
+            }
         }
     }
 }

@@ -117,16 +117,25 @@ struct QueryCompiler {
     /// (SQLite's `json_extract` returns the text up to it).
     func fields(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
         let reads = try columnReads()
-        let columns = try paths.map { path -> SQLFragment in
-            let field = try documentField(path, reads)
-            // A false match (an escaped backslash before `u0000`) only costs a parse.
-            let exact = field.jsonText.map {
-                "CASE WHEN typeof(" + field.value + ") = 'real' OR (typeof(" + field.value + ") = 'text' AND instr(" + $0
-                    + ", '\\u0000') > 0) THEN " + $0 + " END"
-            } ?? "NULL"
-            return field.rank + ", " + field.value + ", " + exact
-        }
+        let columns = try paths.map { Self.selectedColumns(try documentField($0, reads)) }
         return try select(.joined(["key"] + columns, separator: ", "), query, reads)
+    }
+
+    /// A field's three columns in ``fields(_:_:)``: rank, value, exact JSON text.
+    static func selectedColumns(_ field: FieldSQL) -> SQLFragment {
+        // A false match (an escaped backslash before `u0000`) only costs a parse.
+        let exact = field.jsonText.map {
+            "CASE WHEN typeof(" + field.value + ") = 'real' OR (typeof(" + field.value + ") = 'text' AND instr(" + $0
+                + ", '\\u0000') > 0) THEN " + $0 + " END"
+        } ?? "NULL"
+        return field.rank + ", " + field.value + ", " + exact
+    }
+
+    /// ` RETURNING key, <the fields' columns as fields(_:_:) selects them>, body`
+    /// for a ``delete(_:)``: read from each deleted document's JSON.
+    func deletedFields(_ paths: [FieldPath]) throws -> SQLFragment {
+        let columns = try paths.map { Self.selectedColumns(try FieldSQL.checked($0, from: .document, collection: collection)) }
+        return " RETURNING " + .joined(["key"] + columns + ["body"], separator: ", ")
     }
 
     /// The number of documents selected.
