@@ -54,6 +54,21 @@ public struct JSONNumberLiteral: Sendable, CustomStringConvertible {
         return String(format: "%.0f", Swift.abs(double)) == (digits.isEmpty ? "0" : String(digits))
     }
 
+    /// Whether SQLite reads this number as another: neither an Int64 nor a
+    /// Double holds it exactly (`18446744073709551615`, `1e-400`), so it is
+    /// compared as its nearest Double. `18446744073709551616` (2^64) and
+    /// `9.223372036854775808e18` (2^63) are Doubles exactly, and read as themselves.
+    public var isReadRounded: Bool {
+        guard !isExactDouble, case .exactNumber = value else { return false }
+        // Written with more digits than a Double's shortest text, or with an
+        // exponent, it may still be one exactly: printf writes a Double's
+        // exact decimal expansion.
+        let double = doubleValue
+        guard double.isFinite, let written = ExactDecimal(text.utf8),
+              let held = ExactDecimal(String(format: "%.1074f", double).utf8) else { return true }
+        return written != held
+    }
+
     /// The value this number is: `.integer` when it fits `Int64`, `.double` when
     /// a `Double` holds it exactly, `.exactNumber` otherwise.
     public var value: JSONValue {

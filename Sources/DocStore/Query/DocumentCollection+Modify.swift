@@ -82,7 +82,9 @@ extension DocumentCollection {
                 let compiled = try compiler.update(updates, query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 return try store.withinTransaction(db) {
-                    try refuseInexactComparisons(query, verb: "update", in: db)
+                    try refuseInexactComparisons(query, verb: "update", incrementing: updates.compactMap { update -> FieldPath? in
+                        if case .increment(let path, _) = update { path } else { nil }
+                    }, in: db)
                     // A body that is not an object takes no change (a damaged document).
                     if updates.contains(where: { $0.writtenPath != nil }),
                        let damaged = try firstKey(compiler.firstNonObject(query), info: info, in: db) {

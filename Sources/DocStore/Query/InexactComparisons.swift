@@ -20,8 +20,9 @@ import GRDB
 /// other values; helper-49). PostgreSQL compares numbers exactly and refuses
 /// NUL in strings, so only a file store checks.
 enum InexactComparisons {
-    /// What a comparison reads inexactly on a file store.
-    enum Kind { case numbers, strings }
+    /// What a comparison reads inexactly on a file store; an increment's
+    /// field, read as a Double and written back as the sum.
+    enum Kind { case numbers, strings, incremented }
 
     /// Fields, each with the kinds of value it is compared with.
     struct ComparedFields {
@@ -81,7 +82,7 @@ enum InexactComparisons {
     static func inexactLiteral(in condition: Condition, numbers: Bool = true) -> (field: FieldPath, problem: String)? {
         func inexact(_ values: [JSONValue]) -> String? {
             for value in values {
-                if numbers, case .exactNumber(let number) = value, !number.isExactDouble {
+                if numbers, case .exactNumber(let number) = value, number.isReadRounded {
                     return "\(number.text) is past what a Double holds exactly, and a file store compares it as its nearest Double, \(number.doubleValue): documents holding other numbers that round to it match too"
                 }
                 if let string = stringWithNUL(in: value) { return nulProblem(string) }
@@ -128,7 +129,7 @@ enum InexactComparisons {
     /// Int64 nor a Double holds.
     static func roundedNumber(in value: JSONValue) -> JSONNumberLiteral? {
         switch value {
-        case .exactNumber(let number): number
+        case .exactNumber(let number): number.isReadRounded ? number : nil
         case .array(let elements): elements.lazy.compactMap(roundedNumber).first
         case .object(let members): members.values.lazy.compactMap(roundedNumber).first
         default: nil
@@ -170,57 +171,81 @@ extension DocumentCollection {
     /// documents the query selects are left to the caller, which checks them
     /// as it writes them (``refuseInexactValues(in:fields:key:verb:)``):
     /// the subqueries' are still checked here.
-    func refuseInexactComparisons(_ query: DocumentQuery, verb: String, checkingSelected selected: Bool = true, in db: Database) throws {
+    func refuseInexactComparisons(_ query: DocumentQuery, verb: String, checkingSelected selected: Bool = true,
+                                  incrementing incremented: [FieldPath] = [], in db: Database) throws {
         if let (field, problem) = InexactComparisons.inexactLiteral(in: query.condition) {
             throw DocStoreError.invalidQuery(
                 collection: name, field: field.description,
                 reason: problem + ", so this \(verb) is refused (name the documents by key, or compare with values a file store reads exactly; PostgreSQL compares numbers exactly)")
         }
-        let fields = selected ? InexactComparisons.comparedFields(query) : InexactComparisons.ComparedFields()
-        try refuseInexactValues(of: fields, selectedBy: query, verb: verb, writing: name, via: nil, in: db)
+        // With a limit or offset, the sort picks among the documents the
+        // condition matches: one read inexactly, selected or not (matched or
+        // not), can change which are picked (a tie broken by key took the
+        // other document; helper-51). Every document is checked then.
+        let limited = query.limit != nil || query.offset != nil
+        let scope: DocumentQuery? = limited ? DocumentQuery() : (selected ? query : nil)
+        var fields = InexactComparisons.comparedFields(query)
+        for path in incremented { fields.add(path, .incremented) }
+        try refuseInexactValues(of: fields, in: scope, subqueriesOf: query.condition, verb: verb, via: nil, in: db)
     }
 
-    /// Refuses the write when a document `query` selects in this collection
-    /// holds a value SQLite reads inexactly in one of `fields`; then checks the
-    /// documents each subquery of `query` selects, in its own collection.
-    private func refuseInexactValues(of fields: InexactComparisons.ComparedFields, selectedBy query: DocumentQuery, verb: String,
-                                     writing written: String, via subquery: Subquery?, in db: Database) throws {
-        if !fields.isEmpty, let info = try store.knownCollection(named: name, in: db) {
-            let compiled = try queryCompiler(in: db).fields(fields.paths, query)
+    /// Refuses the write when a document of `scope` (a query on this
+    /// collection; nil for none) holds a value SQLite reads inexactly in one
+    /// of `fields`; then checks the documents of each subquery of `condition`.
+    private func refuseInexactValues(of fields: InexactComparisons.ComparedFields, in scope: DocumentQuery?, subqueriesOf condition: Condition,
+                                     verb: String, via subquery: Subquery?, in db: Database) throws {
+        if let scope, !fields.isEmpty, let info = try store.knownCollection(named: name, in: db) {
+            let compiled = try queryCompiler(in: db).fields(fields.paths, scope)
             try run(compiled, in: db) { row in
-                try refuseInexactValues(in: row, fields: fields, key: row.key(at: 0, kind: info.keyKind), verb: verb,
-                                        writing: written, via: subquery)
+                try refuseInexactValues(in: row, fields: fields, key: row.key(at: 0, kind: info.keyKind), verb: verb, via: subquery)
             }
         }
-        // The values a subquery selects are compared with the outer field.
-        for inner in InexactComparisons.subqueries(query.condition) {
-            var innerFields = InexactComparisons.comparedFields(inner.condition)
-            if let field = inner.field { innerFields.add(field, .numbers); innerFields.add(field, .strings) }
-            try store.collection(named: inner.collection).refuseInexactValues(
-                of: innerFields, selectedBy: DocumentQuery(inner.condition), verb: verb, writing: written, via: inner, in: db)
+        // A subquery's values are compared with the outer field, and which
+        // documents it selects decides which outer ones match: one it leaves
+        // out only because it reads a value inexactly is as wrong as one it
+        // takes (`!x.in(…)` deleted the documents the subquery missed;
+        // helper-51). All of its collection's documents are checked.
+        // The values it selects matter only in the documents it selects.
+        for inner in InexactComparisons.subqueries(condition) {
+            let collection = store.collection(named: inner.collection)
+            try collection.refuseInexactValues(of: InexactComparisons.comparedFields(inner.condition), in: DocumentQuery(),
+                                               subqueriesOf: inner.condition, verb: verb, via: inner, in: db)
+            guard let field = inner.field else { continue }  // keys compare exactly
+            var selected = InexactComparisons.ComparedFields()
+            selected.add(field, .numbers)
+            selected.add(field, .strings)
+            try collection.refuseInexactValues(of: selected, in: DocumentQuery(inner.condition), subqueriesOf: .always,
+                                               verb: verb, via: inner, in: db)
         }
     }
 
     /// Throws when a row holding `fields` as ``QueryCompiler/fields(_:_:)``
     /// selects them (after the key) has a value SQLite reads inexactly, naming
-    /// document `key` of this collection; `written` is the collection the write
-    /// changes, `subquery` the one that selected the row, if any.
+    /// document `key` of this collection; `subquery` is the one that read the
+    /// row, if any.
     func refuseInexactValues(in row: RawStatement, fields: InexactComparisons.ComparedFields, key: DocumentKey, verb: String,
-                             writing written: String? = nil, via subquery: Subquery? = nil) throws {
+                             via subquery: Subquery? = nil) throws {
         // Most rows hold neither (no exact text, no array or object): skipped unread.
         for (index, field) in fields.paths.enumerated() where row.mayReadInexactly(index) {
             let value = try row.selectedField(index, collection: name, key: key)
             let kinds = fields.kinds[field] ?? []
-            let document = "document \(key) of \(DocumentKey.quoted(name))" + (subquery == nil ? "" : " (selected by the subquery)")
+            let document = "document \(key) of \(DocumentKey.quoted(name))" + (subquery == nil ? "" : " (read by the subquery)")
+            // An increment reads the number as a Double: `+= 0` rounded
+            // 0.30000000000000000001 to 0.3 (helper-51).
+            if kinds.contains(.incremented), case .exactNumber(let number) = value, number.isReadRounded {
+                throw DocStoreError.invalidUpdate(
+                    collection: name, field: field.description, key: key,
+                    reason: "it holds \(number.text), a number a Double can't hold: an increment adds to it as \(number.doubleValue) and would store the rounded sum (set the field instead)")
+            }
             if kinds.contains(.numbers), let number = InexactComparisons.roundedNumber(in: value) {
                 throw DocStoreError.invalidQuery(
-                    collection: written ?? name, field: field.description,
+                    collection: name, field: field.description,
                     reason: "\(document) holds \(number.text) in \(field), a number a Double can't hold: a file store compares it as \(number.doubleValue), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (PostgreSQL compares it exactly; or change that document first)")
             }
             if kinds.contains(.strings), let string = InexactComparisons.stringWithNUL(in: value) {
                 let cut = String(decoding: string.utf8.prefix { $0 != 0 }, as: UTF8.self)
                 throw DocStoreError.invalidQuery(
-                    collection: written ?? name, field: field.description,
+                    collection: name, field: field.description,
                     reason: "\(document) holds \(InexactComparisons.jsonText(string)) in \(field), a string with NUL (\\u0000) in it: a file store compares it only up to the NUL, as \(InexactComparisons.jsonText(cut)), so this \(verb) could take other documents than the ones its condition and sort mean; nothing was changed (change that document first)")
             }
         }

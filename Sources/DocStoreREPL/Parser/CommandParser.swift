@@ -46,7 +46,7 @@ public struct CommandParser {
 
     /// Notes the numbers among `values` a Double can't hold exactly.
     mutating func noteRounded(_ values: [JSONValue], at location: SourceLocation) {
-        for case .exactNumber(let number) in values where !number.isExactDouble {
+        for case .exactNumber(let number) in values where number.isReadRounded {
             roundedComparisons.append((number, location))
         }
     }

@@ -24,7 +24,7 @@ struct InexactStoredValueWriteTests {
         let outer = try runProcess(try docstoreBinary(), [path, "-c", #"b.delete { $0.x.in(r.filter { $0.v > 0 }, selecting: \.v) }"#])
         #expect(outer.status == 1 && outer.stderr.contains(#"document 1 of "b" holds 99999999999999999999 in x"#), "\(outer.stderr)")
         let inner = try runProcess(try docstoreBinary(), [path, "-c", #"c.filter { $0.x.in(s.filter { $0.id > 0 }, selecting: \.v) }.update { $0.hit = true }"#])
-        #expect(inner.status == 1 && inner.stderr.contains(#"document 1 of "s" (selected by the subquery) holds 99999999999999999999 in v"#),
+        #expect(inner.status == 1 && inner.stderr.contains(#"document 1 of "s" (read by the subquery) holds 99999999999999999999 in v"#),
                 "\(inner.stderr)")
         let keys = try runProcess(try docstoreBinary(), [path, "--mode", "ndjson", "-c", "b.keys()", "-c", "c.filter { $0.hit == true }.count()"])
         #expect(keys.stdout == "[1,2,4]\n0\n", "\(keys.stdout)\(keys.stderr)")

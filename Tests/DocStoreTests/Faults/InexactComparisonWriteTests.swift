@@ -113,8 +113,85 @@ struct InexactComparisonWriteTests {
         let query = DocumentQuery(.isInSubquery(FieldPath("v"), Subquery(collection: "seen", condition: .always, field: FieldPath("v"))))
         #expect(try docs.count(query) == 1, "as a read, SQLite matches them")
         let refused = reason { try docs.delete(query) }
-        #expect(refused.contains(#"document 1 of "seen" (selected by the subquery) holds 18446744073709551615 in v"#), "\(refused)")
+        #expect(refused.contains(#"document 1 of "seen" (read by the subquery) holds 18446744073709551615 in v"#), "\(refused)")
         #expect(try docs.count() == 2)
+    }
+
+    static func exact(_ text: String) throws -> JSONValue {
+        .exactNumber(try #require(JSONNumberLiteral(text)))
+    }
+
+    /// A sort and limit pick among every document the condition could match:
+    /// a tie with a document read inexactly, selected or not, took the other
+    /// (helper-51); so did one the condition missed only because it reads 1e-400 as 0.
+    @Test func aLimitedWriteChecksEveryDocumentTheSortPicksAmong() throws {
+        let store = try DocumentStore.inMemory()
+        let tied = store.collection(named: "tied")
+        try tied.insert(contentsOf: [["id": 1, "v": .double(18_446_744_073_709_551_616.0)], ["id": 2, "v": try Self.exact("18446744073709551615")],
+                                     ["id": 3, "v": 5]])
+        var query = DocumentQuery(.compare(FieldPath("v"), .greater, 10))
+        query.sort = [SortKey(FieldPath("v"))]
+        query.limit = 1
+        let refused = reason { try tied.delete(query) }
+        #expect(refused.contains(#"document 2 of "tied" holds 18446744073709551615 in v"#), "\(refused)")
+        _ = reason { try tied.update(query, [.set(FieldPath("mark"), true)]) }
+        #expect(try tied.count() == 3 && tied.count(DocumentQuery(.exists(FieldPath("mark")))) == 0)
+
+        let missed = store.collection(named: "missed")
+        try missed.insert(contentsOf: [["id": 1, "v": try Self.exact("1e-400")], ["id": 2, "v": 5]])
+        var smallest = DocumentQuery(.compare(FieldPath("v"), .greater, 0))
+        smallest.sort = [SortKey(FieldPath("v"))]
+        smallest.limit = 1
+        #expect(try missed.keys(smallest) == [.integer(2)], "SQLite reads 1e-400 as 0: not matched")
+        let alsoRefused = reason { try missed.delete(smallest) }
+        #expect(alsoRefused.contains("document 1 of \"missed\" holds 1e-400 in v"), "\(alsoRefused)")
+        #expect(try missed.count() == 2)
+    }
+
+    /// `!x.in(subquery)` takes the outer documents a subquery leaves out:
+    /// one it misses only because it reads a value inexactly is checked too.
+    @Test func aSubqueryIsCheckedOverEveryDocumentOfItsCollection() throws {
+        let store = try DocumentStore.inMemory()
+        let other = store.collection(named: "other")
+        try other.insert(["id": 1, "w": try Self.exact("1e-400"), "v": 7])
+        let docs = store.collection(named: "docs")
+        try docs.insert(contentsOf: [["id": 1, "x": 7], ["id": 2, "x": 8]])
+        let subquery = Subquery(collection: "other", condition: .compare(FieldPath("w"), .greater, 0), field: FieldPath("v"))
+        let refused = reason { try docs.delete(DocumentQuery(.not(.isInSubquery(FieldPath("x"), subquery)))) }
+        #expect(refused.contains(#"document 1 of "other" (read by the subquery) holds 1e-400 in w"#), "\(refused)")
+        #expect(try docs.count() == 2)
+    }
+
+    /// An increment reads the number as a Double: `+= 0` rounded it.
+    @Test func anIncrementOfANumberADoubleRoundsIsRefused() throws {
+        let docs = try DocumentStore.inMemory().collection(named: "docs")
+        try docs.insert(contentsOf: [["id": 1, "d": try Self.exact("0.30000000000000000001")], ["id": 2, "d": 1]])
+        do {
+            _ = try docs.update(DocumentQuery(), [.increment(FieldPath("d"), 0)])
+            Issue.record("the increment ran")
+        } catch DocStoreError.invalidUpdate(_, let field, let key, let reason) {
+            #expect(field == "d" && key == .integer(1) && reason.contains("an increment adds to it as 0.3"), "\(reason)")
+        }
+        #expect(try docs.get(1)?["d"] == (try Self.exact("0.30000000000000000001")))
+        #expect(try docs.get(2)?["d"] == 1)
+    }
+
+    /// 2^64 and 2^63 are Doubles exactly, however written: compared as
+    /// themselves, they stop nothing (helper-51: both were refused).
+    @Test func numbersADoubleHoldsExactlyAreNotRefused() throws {
+        let docs = try DocumentStore.inMemory().collection(named: "docs")
+        try docs.insert(contentsOf: [["id": 1, "v": try Self.exact("18446744073709551616")], ["id": 2, "v": 3],
+                                     ["id": 3, "v": .double(9_223_372_036_854_775_808.0)]])
+        #expect(try docs.delete(DocumentQuery(.compare(FieldPath("v"), .equal, try Self.exact("9.223372036854775808e18")))) == 1)
+        #expect(try docs.delete(DocumentQuery(.compare(FieldPath("v"), .greater, 10))) == 1)
+        #expect(try docs.keys() == [.integer(2)])
+    }
+
+    @Test(arguments: [("1e-400", true), ("18446744073709551615", true), ("0.30000000000000000001", true), ("-9223372036854775809", true),
+                      ("18446744073709551616", false), ("9.223372036854775808e18", false), ("1e20", false), ("0.5", false),
+                      ("0.1000000000000000055511151231257827021181583404541015625", false), ("9007199254740993", false)])
+    func whichNumbersSQLiteReadsRounded(text: String, rounded: Bool) throws {
+        #expect(try #require(JSONNumberLiteral(text)).isReadRounded == rounded)
     }
 
     /// Random documents holding rounded numbers, NUL strings and plain values,
