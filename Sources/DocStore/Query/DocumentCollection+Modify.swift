@@ -15,32 +15,23 @@ extension DocumentCollection {
         warnAboutUnknownFields(query.namedPaths)
         return try access {
             try store.writeAccess { db in
-                let compiler = try queryCompiler(in: db)
-                let compiled = try compiler.delete(query)
+                let compiled = try queryCompiler(in: db).delete(query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
-                let compared = InexactComparisons.comparedFields(query)
-                let observed = store.changeTracker.isObserved(name)
-                // The literals and subqueries are checked first, the deleted
-                // documents as they are deleted: the statement returns their
-                // compared fields, and one SQLite reads inexactly throws, which
-                // rolls the delete back (one pass over the documents, not two).
-                return try store.withinTransaction(db) {
-                    try refuseInexactComparisons(query, verb: "delete", checkingSelected: false, in: db)
-                    if compared.isEmpty && !observed {
+                // The check and the delete in one transaction: no write between them.
+                return try store.withinTransaction(db, unlessInsideOne: true) {
+                    try refuseInexactComparisons(query, verb: "delete", in: db)
+                    guard store.changeTracker.isObserved(name) else {
                         try run(compiled, in: db)
                         return db.changesCount
                     }
+                    // One statement, so all or nothing on its own: its rows are recorded
+                    // only once it has run to the end.
                     var deleted: [RecordedWrite] = []
-                    var count = 0
-                    let bodyColumn = Int32(1 + 3 * compared.paths.count)
-                    try run(compiled + (try compiler.deletedFields(compared.paths)), in: db) { row in
-                        let key = row.key(at: 0, kind: info.keyKind)
-                        try refuseInexactValues(in: row, fields: compared, key: key, verb: "delete")
-                        count += 1
-                        if observed { deleted.append(.deleted(key, .stored(Array(row.bytes(at: bodyColumn))), in: name)) }
+                    try run(compiled + " RETURNING key, body", in: db) { row in
+                        deleted.append(.deleted(row.key(at: 0, kind: info.keyKind), .stored(Array(row.bytes(at: 1))), in: name))
                     }
-                    // Recorded only once the statement has run to the end.
-                    if observed { store.changeTracker.record(batch: consume deleted, in: db) }
+                    let count = deleted.count
+                    store.changeTracker.record(batch: consume deleted, in: db)
                     return count
                 }
             }

@@ -167,10 +167,8 @@ extension BackendSupport {
 extension DocumentCollection {
     /// Refuses a delete or update by `query` (`verb`) that SQLite would run on
     /// other documents than it means (see ``InexactComparisons``). Runs in the
-    /// write's transaction, before it changes anything. With `selected`, the
-    /// documents the query selects are left to the caller, which checks them
-    /// as it writes them (``refuseInexactValues(in:fields:key:verb:)``):
-    /// the subqueries' are still checked here.
+    /// write's transaction, before it changes anything. Without `selected`,
+    /// the documents the query selects are not checked (the subqueries' are).
     func refuseInexactComparisons(_ query: DocumentQuery, verb: String, checkingSelected selected: Bool = true,
                                   incrementing incremented: [FieldPath] = [], in db: Database) throws {
         if let (field, problem) = InexactComparisons.inexactLiteral(in: query.condition) {
@@ -195,17 +193,26 @@ extension DocumentCollection {
     private func refuseInexactValues(of fields: InexactComparisons.ComparedFields, in scope: DocumentQuery?, subqueriesOf condition: Condition,
                                      verb: String, via subquery: Subquery?, in db: Database) throws {
         if let scope, !fields.isEmpty, let info = try store.knownCollection(named: name, in: db) {
-            let compiled = try queryCompiler(in: db).fields(fields.paths, scope)
-            try run(compiled, in: db) { row in
-                try refuseInexactValues(in: row, fields: fields, key: row.key(at: 0, kind: info.keyKind), verb: verb, via: subquery)
+            let compiler = try queryCompiler(in: db)
+            // SQLite alone looks first: most writes find nothing to read exactly.
+            var mayHoldOne = false
+            try run(try compiler.mayReadInexactly(fields.paths, scope), in: db) { _ in mayHoldOne = true }
+            if mayHoldOne {
+                try run(try compiler.fields(fields.paths, scope), in: db) { row in
+                    try refuseInexactValues(in: row, fields: fields, key: row.key(at: 0, kind: info.keyKind), verb: verb, via: subquery)
+                }
             }
         }
+        try refuseInexactValues(ofSubqueriesIn: condition, verb: verb, in: db)
+    }
+
+    private func refuseInexactValues(ofSubqueriesIn condition: Condition, verb: String, in db: Database) throws {
         // A subquery's values are compared with the outer field, and which
         // documents it selects decides which outer ones match: one it leaves
         // out only because it reads a value inexactly is as wrong as one it
         // takes (`!x.in(…)` deleted the documents the subquery missed;
-        // helper-51). All of its collection's documents are checked.
-        // The values it selects matter only in the documents it selects.
+        // helper-51). All of its collection's documents are checked for its
+        // condition's fields; the values it selects, in the documents it selects.
         for inner in InexactComparisons.subqueries(condition) {
             let collection = store.collection(named: inner.collection)
             try collection.refuseInexactValues(of: InexactComparisons.comparedFields(inner.condition), in: DocumentQuery(),

@@ -131,11 +131,26 @@ struct QueryCompiler {
         return field.rank + ", " + field.value + ", " + exact
     }
 
-    /// ` RETURNING key, <the fields' columns as fields(_:_:) selects them>, body`
-    /// for a ``delete(_:)``: read from each deleted document's JSON.
-    func deletedFields(_ paths: [FieldPath]) throws -> SQLFragment {
-        let columns = try paths.map { Self.selectedColumns(try FieldSQL.checked($0, from: .document, collection: collection)) }
-        return " RETURNING " + .joined(["key"] + columns + ["body"], separator: ", ")
+    /// `SELECT 1 … LIMIT 1`: whether a document the query selects may hold,
+    /// in one of `paths`, a value SQLite reads inexactly: a real written with
+    /// more than 15 characters or an exponent (a shorter one is a Double's own
+    /// text), a string holding NUL, an array or object. SQLite alone answers
+    /// it, with no row for Swift to read: the exact check of a write by query
+    /// reads the fields (``fields(_:_:)``) only when this finds one.
+    func mayReadInexactly(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
+        let tests = try paths.map { path -> SQLFragment in
+            let field = try FieldSQL.checked(path, from: .document, collection: collection)
+            guard let text = field.jsonText else { return "1" }
+            let value = field.value
+            return "(" + field.rank + " >= \(JSONRank.array.rawValue) OR (typeof(" + value + ") = 'real' AND (length(" + text
+                + ") > 15 OR instr(" + text + ", 'e') > 0 OR instr(" + text + ", 'E') > 0)) OR (typeof(" + value
+                + ") = 'text' AND instr(" + text + ", '\\u0000') > 0))"
+        }
+        let suspicious = " AND (" + .joined(tests, separator: " OR ") + ") LIMIT 1"
+        guard query.limit != nil || query.offset != nil else {
+            return "SELECT 1 FROM \(table)" + (try relevanceJoin(query)) + (try whereClause(query)) + suspicious
+        }
+        return "SELECT 1 FROM \(table) WHERE key IN (" + (try keys(query)) + ")" + suspicious
     }
 
     /// The number of documents selected.
