@@ -167,10 +167,10 @@ extension BackendSupport {
 extension DocumentCollection {
     /// Refuses a delete or update by `query` (`verb`) that SQLite would run on
     /// other documents than it means (see ``InexactComparisons``). Runs in the
-    /// write's transaction, before it changes anything. Without `selected`,
-    /// the documents the query selects are not checked (the subqueries' are).
-    func refuseInexactComparisons(_ query: DocumentQuery, verb: String, checkingSelected selected: Bool = true,
-                                  incrementing incremented: [FieldPath] = [], in db: Database) throws {
+    /// write's transaction, before it changes anything; `incremented` are the
+    /// fields an update adds to.
+    func refuseInexactComparisons(_ query: DocumentQuery, verb: String, incrementing incremented: [FieldPath] = [],
+                                  in db: Database) throws {
         if let (field, problem) = InexactComparisons.inexactLiteral(in: query.condition) {
             throw DocStoreError.invalidQuery(
                 collection: name, field: field.description,
@@ -181,18 +181,18 @@ extension DocumentCollection {
         // not), can change which are picked (a tie broken by key took the
         // other document; helper-51). Every document is checked then.
         let limited = query.limit != nil || query.offset != nil
-        let scope: DocumentQuery? = limited ? DocumentQuery() : (selected ? query : nil)
+        let scope = limited ? DocumentQuery() : query
         var fields = InexactComparisons.comparedFields(query)
         for path in incremented { fields.add(path, .incremented) }
         try refuseInexactValues(of: fields, in: scope, subqueriesOf: query.condition, verb: verb, via: nil, in: db)
     }
 
     /// Refuses the write when a document of `scope` (a query on this
-    /// collection; nil for none) holds a value SQLite reads inexactly in one
+    /// collection) holds a value SQLite reads inexactly in one
     /// of `fields`; then checks the documents of each subquery of `condition`.
-    private func refuseInexactValues(of fields: InexactComparisons.ComparedFields, in scope: DocumentQuery?, subqueriesOf condition: Condition,
+    private func refuseInexactValues(of fields: InexactComparisons.ComparedFields, in scope: DocumentQuery, subqueriesOf condition: Condition,
                                      verb: String, via subquery: Subquery?, in db: Database) throws {
-        if let scope, !fields.isEmpty, let info = try store.knownCollection(named: name, in: db) {
+        if !fields.isEmpty, let info = try store.knownCollection(named: name, in: db) {
             let compiler = try queryCompiler(in: db)
             // SQLite alone looks first: most writes find nothing to read exactly.
             var mayHoldOne = false
