@@ -124,6 +124,15 @@ extension PostgresCollection {
                     throw DocStoreError.invalidUpdate(collection: name, field: path.description, key: try decodeKey(row.makeRandomAccess()[0], kind: kind),
                                                       reason: "an increment needs a number, a missing field or null")
                 }
+                // It adds in a Double: a number a Double can't hold would be
+                // stored as the rounded sum, as on a file store (helper-51).
+                for row in try await session.rows(compiler.longNumbers(at: path, query), collection: name) {
+                    let cells = row.makeRandomAccess()
+                    guard let number = JSONNumberLiteral(try cells[1].decode(String.self)), number.isReadRounded else { continue }
+                    throw DocStoreError.invalidUpdate(
+                        collection: name, field: path.description, key: try decodeKey(cells[0], kind: kind),
+                        reason: "it holds \(number.text), a number a Double can't hold: an increment adds to it as \(number.doubleValue) and would store the rounded sum (set the field instead)")
+                }
                 if let row = try await session.rows(compiler.overflows(at: path, by: amount, query), collection: name).first {
                     throw DocStoreError.numericOverflow(
                         collection: name, field: path.description, key: try decodeKey(row.makeRandomAccess()[0], kind: kind),

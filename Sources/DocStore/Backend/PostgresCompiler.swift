@@ -150,6 +150,13 @@ public struct PostgresCompiler: Sendable {
         CompiledStatement(try compiler.postgresNonNumbers(at: path, query))
     }
 
+    /// The keys and texts of the selected documents whose field holds a number
+    /// written with more than 15 characters: those an increment, which adds in
+    /// a Double, may round (``DocStore/JSONNumberLiteral/isReadRounded`` tells).
+    public func longNumbers(at path: FieldPath, _ query: DocumentQuery) throws -> CompiledStatement {
+        CompiledStatement(try compiler.postgresLongNumbers(at: path, query))
+    }
+
     /// The key of the first selected document whose field an increment by
     /// `amount` would push past what DocStore's numbers hold exactly.
     public func overflows(at path: FieldPath, by amount: JSONValue, _ query: DocumentQuery) throws -> CompiledStatement {

@@ -43,6 +43,9 @@ enum InexactComparisons {
         var fields = comparedFields(query.condition)
         if query.limit != nil || query.offset != nil {
             for key in query.sort { fields.add(key.path, .numbers); fields.add(key.path, .strings) }
+            // The search index reads a text up to its NUL: a relevance order
+            // ranked "run\u{0}home home home" below a document with one "home" (helper-52).
+            if let relevance = query.relevance { fields.add(relevance.field, .strings) }
         }
         return fields
     }
@@ -174,7 +177,7 @@ extension DocumentCollection {
         if let (field, problem) = InexactComparisons.inexactLiteral(in: query.condition) {
             throw DocStoreError.invalidQuery(
                 collection: name, field: field.description,
-                reason: problem + ", so this \(verb) is refused (name the documents by key, or compare with values a file store reads exactly; PostgreSQL compares numbers exactly)")
+                reason: problem + ", so this \(verb) is refused (name the documents by key, or compare with values a file store reads exactly)")
         }
         // With a limit or offset, the sort picks among the documents the
         // condition matches: one read inexactly, selected or not (matched or

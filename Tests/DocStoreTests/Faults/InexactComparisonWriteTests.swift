@@ -148,6 +148,20 @@ struct InexactComparisonWriteTests {
         #expect(try missed.count() == 2)
     }
 
+    /// The search index reads a text only up to its NUL: ordered by relevance
+    /// and limited, a delete took the document with one "home" instead of the
+    /// one holding it three times after a NUL (helper-52).
+    @Test func aLimitedWriteByRelevanceChecksTheSearchedField() throws {
+        let notes = try DocumentStore.inMemory().collection(named: "notes")
+        try notes.insert(contentsOf: [["id": 1, "text": "run\u{0}home home home"], ["id": 2, "text": "home run derby tonight"]])
+        try notes.createSearchIndex(on: FieldPath("text"))
+        let query = DocumentQuery(limit: 1, relevance: SearchRelevance(field: FieldPath("text"), text: "home"))
+        #expect(try notes.keys(query) == [.integer(2)], "the index ranks the cut text")
+        let refused = reason { try notes.delete(query) }
+        #expect(refused.contains(#"document 1 of "notes" holds "run\u0000home home home" in text"#), "\(refused)")
+        #expect(try notes.count() == 2)
+    }
+
     /// `!x.in(subquery)` takes the outer documents a subquery leaves out:
     /// one it misses only because it reads a value inexactly is checked too.
     @Test func aSubqueryIsCheckedOverEveryDocumentOfItsCollection() throws {

@@ -58,6 +58,14 @@ extension QueryCompiler {
             + " NOT IN (\(JSONRank.null.rawValue), \(JSONRank.number.rawValue)) ORDER BY key LIMIT 1"
     }
 
+    /// See ``PostgresCompiler/longNumbers(at:_:)``: jsonb prints a number
+    /// without an exponent, so a short text is one a Double holds.
+    func postgresLongNumbers(at path: FieldPath, _ query: DocumentQuery) throws -> SQLFragment {
+        let field = try FieldSQL.checked(path, from: .document, collection: collection, dialect: .postgres)
+        return "SELECT key, CAST(" + field.value + " AS text) FROM \(table)" + (try restricted(query)) + " AND " + field.type
+            + " = 'number' AND length(CAST(" + field.value + " AS text)) > 15 ORDER BY key"
+    }
+
     /// The key of the first selected document whose `path` an increment by
     /// `amount` would push past what DocStore's numbers hold exactly (see
     /// ``overflows(at:by:_:)``).
