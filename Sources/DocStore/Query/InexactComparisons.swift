@@ -199,7 +199,7 @@ extension DocumentCollection {
             let compiler = try queryCompiler(in: db)
             // SQLite alone looks first: most writes find nothing to read exactly.
             var mayHoldOne = false
-            try run(try compiler.mayReadInexactly(fields.paths, scope), in: db) { _ in mayHoldOne = true }
+            try run(try compiler.anyInexactCandidate(fields.paths, scope), in: db) { _ in mayHoldOne = true }
             if mayHoldOne {
                 try run(try compiler.fields(fields.paths, scope), in: db) { row in
                     try refuseInexactValues(in: row, fields: fields, key: row.key(at: 0, kind: info.keyKind), verb: verb, via: subquery)

@@ -117,27 +117,25 @@ struct QueryCompiler {
     /// (SQLite's `json_extract` returns the text up to it).
     func fields(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
         let reads = try columnReads()
-        let columns = try paths.map { Self.selectedColumns(try documentField($0, reads)) }
+        let columns = try paths.map { path -> SQLFragment in
+            let field = try documentField(path, reads)
+            // A false match (an escaped backslash before `u0000`) only costs a parse.
+            let exact = field.jsonText.map {
+                "CASE WHEN typeof(" + field.value + ") = 'real' OR (typeof(" + field.value + ") = 'text' AND instr(" + $0
+                    + ", '\\u0000') > 0) THEN " + $0 + " END"
+            } ?? "NULL"
+            return field.rank + ", " + field.value + ", " + exact
+        }
         return try select(.joined(["key"] + columns, separator: ", "), query, reads)
     }
 
-    /// A field's three columns in ``fields(_:_:)``: rank, value, exact JSON text.
-    static func selectedColumns(_ field: FieldSQL) -> SQLFragment {
-        // A false match (an escaped backslash before `u0000`) only costs a parse.
-        let exact = field.jsonText.map {
-            "CASE WHEN typeof(" + field.value + ") = 'real' OR (typeof(" + field.value + ") = 'text' AND instr(" + $0
-                + ", '\\u0000') > 0) THEN " + $0 + " END"
-        } ?? "NULL"
-        return field.rank + ", " + field.value + ", " + exact
-    }
-
-    /// `SELECT 1 … LIMIT 1`: whether a document the query selects may hold,
+    /// `SELECT 1 … LIMIT 1`: whether a document the query's condition matches may hold,
     /// in one of `paths`, a value SQLite reads inexactly: a real written with
     /// more than 15 characters or an exponent (a shorter one is a Double's own
     /// text), a string holding NUL, an array or object. SQLite alone answers
     /// it, with no row for Swift to read: the exact check of a write by query
     /// reads the fields (``fields(_:_:)``) only when this finds one.
-    func mayReadInexactly(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
+    func anyInexactCandidate(_ paths: [FieldPath], _ query: DocumentQuery) throws -> SQLFragment {
         let tests = try paths.map { path -> SQLFragment in
             let field = try FieldSQL.checked(path, from: .document, collection: collection)
             guard let text = field.jsonText else { return "1" }
@@ -146,11 +144,9 @@ struct QueryCompiler {
                 + ") > 15 OR instr(" + text + ", 'e') > 0 OR instr(" + text + ", 'E') > 0)) OR (typeof(" + value
                 + ") = 'text' AND instr(" + text + ", '\\u0000') > 0))"
         }
-        let suspicious = " AND (" + .joined(tests, separator: " OR ") + ") LIMIT 1"
-        guard query.limit != nil || query.offset != nil else {
-            return "SELECT 1 FROM \(table)" + (try relevanceJoin(query)) + (try whereClause(query)) + suspicious
-        }
-        return "SELECT 1 FROM \(table) WHERE key IN (" + (try keys(query)) + ")" + suspicious
+        // The query's sort, limit and offset are left out: every document its
+        // condition matches is looked at, a superset of those it selects.
+        return "SELECT 1 FROM \(table)" + (try whereClause(query)) + " AND (" + .joined(tests, separator: " OR ") + ") LIMIT 1"
     }
 
     /// The number of documents selected.
