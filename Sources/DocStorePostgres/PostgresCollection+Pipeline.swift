@@ -24,6 +24,10 @@ extension PostgresCollection {
     }
 
     private func rowsAndPaths(_ pipeline: QueryPipeline) async throws -> (paths: [FieldPath], rows: [[JSONValue]]) {
+        try await followingDrops(reading: PostgresCompiler.collections(of: pipeline)) { try await rowsAndPathsOnce(pipeline) }
+    }
+
+    private func rowsAndPathsOnce(_ pipeline: QueryPipeline) async throws -> (paths: [FieldPath], rows: [[JSONValue]]) {
         guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline), searching: PostgresCompiler.searches(pipeline)) else {
             _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline)  // refuses what SQLite refuses
             return ([], [])
@@ -48,6 +52,10 @@ extension PostgresCollection {
 
     /// The number of rows of a pipeline.
     public func count(_ pipeline: QueryPipeline) async throws -> Int {
+        try await followingDrops(reading: PostgresCompiler.collections(of: pipeline)) { try await countOnce(pipeline) }
+    }
+
+    private func countOnce(_ pipeline: QueryPipeline) async throws -> Int {
         guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline), searching: PostgresCompiler.searches(pipeline)) else {
             _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline)
             return 0
@@ -97,6 +105,12 @@ extension PostgresCollection {
     public func update(_ query: DocumentQuery, _ updates: [FieldUpdate]) async throws -> Int {
         try UpdateRules.check(updates, collection: name, keyed: isKeyedById)
         try BackendSupport.refuseCutStrings(query, collection: name, verb: "update")
+        return try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
+            try await updateOnce(query, updates)
+        }
+    }
+
+    private func updateOnce(_ query: DocumentQuery, _ updates: [FieldUpdate]) async throws -> Int {
         guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else {
             _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).update(updates, query)
             return 0

@@ -9,6 +9,26 @@ extension PostgresCollection {
     ///
     ///     try await players.forEach(DocumentQuery()) { player in total += player.number }
     public func forEach(_ query: DocumentQuery, _ body: (Model) throws -> Void) async throws {
+        // Run again only while `body` has seen nothing (a key read as the
+        // wrong kind fails at the first row).
+        var delivered = false
+        do {
+            try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
+                do {
+                    try await forEachOnce(query) { model in
+                        delivered = true
+                        try body(model)
+                    }
+                } catch where delivered {
+                    throw DeliveredRows(error: error)
+                }
+            }
+        } catch let stopped as DeliveredRows {
+            throw stopped.error
+        }
+    }
+
+    private func forEachOnce(_ query: DocumentQuery, _ body: (Model) throws -> Void) async throws {
         guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return }
         let statement = try compiler.documents(query)
         let kind = keyKind()
@@ -40,4 +60,10 @@ extension PostgresCollectionQuery {
         }
         try await collection.forEach(documentQuery(), body)
     }
+}
+
+/// An error after `forEach` handed rows over: it passes ``PostgresCollection/followingDrops(reading:_:)``
+/// unchanged, as running the query again would hand them over twice.
+private struct DeliveredRows: Error {
+    var error: any Error
 }

@@ -216,19 +216,23 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     ///
     /// - Throws: ``DocStore/DocStoreError/documentNotFound(collection:key:)`` when there is none.
     public func update(_ model: Model) async throws {
-        let (key, json) = try await prepared(model)
-        let rows = try await mappingUniqueViolation {
-            try await session.rows(reusing: PostgresStoreSQL.replace(name, alone: writesAlone), [.text(json), key.binding], collection: name, key: key)
+        try await followingDrops {
+            let (key, json) = try await prepared(model)
+            let rows = try await mappingUniqueViolation {
+                try await session.rows(reusing: PostgresStoreSQL.replace(name, alone: writesAlone), [.text(json), key.binding], collection: name, key: key)
+            }
+            if rows.isEmpty { throw DocStoreError.documentNotFound(collection: name, key: key) }
         }
-        if rows.isEmpty { throw DocStoreError.documentNotFound(collection: name, key: key) }
     }
 
     /// Deletes the document stored under `key`; false when there was none.
     @discardableResult
     public func delete(_ key: some DocumentKeyRepresentable) async throws -> Bool {
-        guard let kind = try await existingKeyKind() else { return false }
-        let key = try checkedKey(key.documentKey, kind: kind)
-        return try await !session.rows(reusing: PostgresStoreSQL.delete(name, alone: writesAlone), [key.binding], collection: name, key: key).isEmpty
+        try await followingDrops {
+            guard let kind = try await existingKeyKind() else { return false }
+            let key = try checkedKey(key.documentKey, kind: kind)
+            return try await !session.rows(reusing: PostgresStoreSQL.delete(name, alone: writesAlone), [key.binding], collection: name, key: key).isEmpty
+        }
     }
 
     // MARK: Reading
@@ -259,41 +263,27 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// The documents a query selects, in its order.
     public func fetch(_ query: DocumentQuery) async throws -> [Model] {
-        try await followingDrops {
+        try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
             var models: [Model] = []
             try await forEach(query) { models.append($0) }
             return models
         }
     }
 
-    /// Runs `body` once more when another session dropped the collection: its
-    /// table was gone while this store's cached catalog still recorded it.
-    /// Read again, the catalog doesn't: a write makes the collection anew and a
-    /// read finds none, as on a file. (A table dropped by another program, its
-    /// catalog row kept, stays ``DocStore/DocStoreError/missingTable(collection:)``;
-    /// inside a transaction the error stands, as the transaction is undone.)
-    func followingDrops<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch DocStoreError.missingTable(let table) where table == name && transaction == nil {
-            try await store.reloadCatalog()
-            if keyKind() != nil { throw DocStoreError.missingTable(collection: name) }
-            return try await body()
-        }
-    }
-
     /// The keys of the documents a query selects, in its order.
     public func keys(_ query: DocumentQuery) async throws -> [DocumentKey] {
-        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return [] }
-        let kind = keyKind()
-        return try await session.rows(try compiler.keys(query), collection: name).map {
-            try decodeKey($0.makeRandomAccess()[0], kind: kind)
+        try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
+            guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return [] }
+            let kind = keyKind()
+            return try await session.rows(try compiler.keys(query), collection: name).map {
+                try decodeKey($0.makeRandomAccess()[0], kind: kind)
+            }
         }
     }
 
     /// The number of documents a query selects.
     public func count(_ query: DocumentQuery) async throws -> Int {
-        try await followingDrops {
+        try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
             guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
             let rows = try await session.rows(try compiler.count(query), collection: name)
             return Int(try rows.first?.decode(Int64.self) ?? 0)
@@ -309,8 +299,10 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     @discardableResult
     public func delete(_ query: DocumentQuery) async throws -> Int {
         try BackendSupport.refuseCutStrings(query, collection: name, verb: "delete")
-        guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
-        return try await session.rows(try compiler.delete(query), collection: name).count
+        return try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
+            guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
+            return try await session.rows(try compiler.delete(query), collection: name).count
+        }
     }
 
     /// A summary of the documents a query selects (after its limit and
@@ -320,6 +312,12 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// `average` (`null` when none); `distinct` and `countBy` in sort order.
     public func aggregate(_ query: DocumentQuery, _ aggregate: Aggregate) async throws -> JSONValue {
         if case .count = aggregate { return .integer(Int64(try await count(query))) }
+        return try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
+            try await aggregateOnce(query, aggregate)
+        }
+    }
+
+    private func aggregateOnce(_ query: DocumentQuery, _ aggregate: Aggregate) async throws -> JSONValue {
         guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else {
             switch aggregate {
             case .sum: return .integer(0)

@@ -1,0 +1,70 @@
+@_spi(Backends) import DocStore
+import PostgresNIO
+
+extension PostgresCollection {
+    /// Runs `body` once more when another session changed the collection under
+    /// this store's cached catalog, as a file store reads its catalog anew:
+    ///
+    /// - **Dropped.** Its table was gone while the cache still recorded it. Read
+    ///   again, the catalog doesn't: a write makes the collection anew and a
+    ///   read finds none. (A table dropped by another program, its catalog row
+    ///   kept, stays ``DocStore/DocStoreError/missingTable(collection:)``.)
+    /// - **Made anew with another key kind** (dropped, then imported with string
+    ///   keys where it had integer ones). Statements built for the old kind fail
+    ///   in ways that name no collection (postgres-nio's `PostgresDecodingError`
+    ///   reading a key, "operator does not exist: text = bigint"), or a key of
+    ///   the new kind is refused as of the wrong kind. When the catalog now
+    ///   records another kind, `body` runs again and sees it.
+    ///
+    /// `others` are the collections the statement also reads (joins,
+    /// subqueries): a change of theirs counts too.
+    ///
+    /// Inside a transaction nothing runs again (a statement that failed on the
+    /// server has ended the transaction's work): the error says what happened
+    /// and to run the transaction again, which then meets the new kind.
+    func followingDrops<T>(reading others: Set<String> = [], _ body: () async throws -> T) async throws -> T {
+        let names = others.union([name])
+        let known = knownKeyKinds(names)
+        do {
+            return try await body()
+        } catch DocStoreError.missingTable(let table) where table == name && transaction == nil {
+            try await store.reloadCatalog()
+            if keyKind() != nil { throw DocStoreError.missingTable(collection: name) }
+            return try await body()
+        } catch where Self.mayComeFromAnotherKeyKind(error) {
+            try await store.reloadCatalog()
+            let now = knownKeyKinds(names)
+            guard let changed = names.sorted().first(where: { now[$0] != known[$0] }) else { throw error }
+            guard transaction == nil else {
+                let was = known[changed].map { "\($0) keys" } ?? "no table"
+                let became = now[changed].map { "\($0) keys" } ?? "no table"
+                throw DocStoreError.database(
+                    message: "while this transaction ran, another session made collection \(DocumentKey.quotedForMessages(changed)) anew with \(became) (this store knew it with \(was)): end the transaction and run it again",
+                    collection: name)
+            }
+            return try await body()
+        }
+    }
+
+    /// The key kind of each of `names` that has a table, as this store knows it now.
+    private func knownKeyKinds(_ names: Set<String>) -> [String: KeyKind] {
+        var kinds: [String: KeyKind] = [:]
+        for other in names {
+            kinds[other] = other == name ? keyKind()
+                : PostgresCollection<JSONValue>(name: other, store: store, transaction: transaction, keyOf: { _ in nil }).keyKind()
+        }
+        return kinds
+    }
+
+    /// Whether an error is one a statement built for a collection's former key
+    /// kind meets: a key cell of another type, a binding or comparison of the
+    /// wrong type (SQLSTATE 42804, 42883, 22P02), a key refused for its kind.
+    private static func mayComeFromAnotherKeyKind(_ error: any Error) -> Bool {
+        switch error {
+        case is PostgresDecodingError: true
+        case PostgresStoreError.server(let state?, _, _, _, _): ["42804", "42883", "22P02"].contains(state)
+        case DocStoreError.keyKindMismatch: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import DocStorePostgres
+import Foundation
+import Testing
+@testable import DocStore
+
+extension PostgresTests {
+    /// A store whose cached catalog another session changed: a collection
+    /// dropped and made anew with another key kind. Every call sees the new
+    /// kind (as a file store, which reads its catalog anew), and none shows
+    /// postgres-nio's generic `PostgresDecodingError` (helper-50).
+    @Suite("PostgreSQL: a collection made anew by another session")
+    struct OtherSessionTests {
+        /// Two stores on one fresh database; `stale` reads collection "things"
+        /// with integer keys, then `other` makes it anew with string keys.
+        static func withStaleStore(_ body: (PostgresDocumentStore, PostgresDocumentStore) async throws -> Void) async throws {
+            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
+            let url = try await PostgresTestServer.freshDatabaseURL(server)
+            let stale = try await PostgresDocumentStore(url: url)
+            let other = try await PostgresDocumentStore(url: url)
+            do {
+                try await stale.collection(named: "things").insert(["id": 1, "name": "Ana"])
+                #expect(try await stale.collection(named: "things").count() == 1)  // the kind is cached now
+                #expect(try await other.dropCollection(named: "things"))
+                try await other.collection(Badge.self, named: "things").insert(contentsOf: [Badge(id: "gold", name: "Gold"), Badge(id: "tin", name: "Tin")])
+                try await body(stale, other)
+            } catch {
+                await stale.close()
+                await other.close()
+                throw error
+            }
+            await stale.close()
+            await other.close()
+        }
+
+        @Test func readsSeeTheNewKeyKind() async throws {
+            try await Self.withStaleStore { (stale: PostgresDocumentStore, _: PostgresDocumentStore) async throws in
+                let badges = stale.collection(Badge.self, named: "things")
+                #expect(try await badges.keys(DocumentQuery()) == [.string("gold"), .string("tin")])
+                #expect(try await badges.get("gold")?.name == "Gold")
+                #expect(try await badges.keys(DocumentQuery(.compare(FieldPath("name"), .equal, .string("Tin")))) == [.string("tin")])
+            }
+            // A typed key of the new kind, first call after the change.
+            try await Self.withStaleStore { (stale: PostgresDocumentStore, _: PostgresDocumentStore) async throws in
+                #expect(try await stale.collection(Badge.self, named: "things").get("tin")?.name == "Tin")
+            }
+            // Streaming: the first row's key is read as the new kind.
+            try await Self.withStaleStore { (stale: PostgresDocumentStore, _: PostgresDocumentStore) async throws in
+                var names: [String] = []
+                try await stale.collection(Badge.self, named: "things").forEach(DocumentQuery()) { names.append($0.name) }
+                #expect(names == ["Gold", "Tin"])
+            }
+        }
+
+        @Test func writesSeeTheNewKeyKind() async throws {
+            try await Self.withStaleStore { (stale: PostgresDocumentStore, other: PostgresDocumentStore) async throws in
+                // A generated key: the collection's keys are strings now, which
+                // can't be generated (not postgres-nio's decoding error).
+                let error = try await #require(throws: DocStoreError.self) {
+                    try await stale.collection(named: "things").insert(["name": "no key"])
+                }
+                guard case .missingKey(collection: "things", let reason) = error else {
+                    Issue.record("expected missingKey, got \(error)")
+                    return
+                }
+                #expect(reason.contains("string keys"))
+                #expect(try await other.collection(named: "things").count() == 2)
+            }
+            try await Self.withStaleStore { (stale: PostgresDocumentStore, other: PostgresDocumentStore) async throws in
+                let badges = stale.collection(Badge.self, named: "things")
+                try await badges.save(Badge(id: "lead", name: "Lead"))
+                try await badges.update(Badge(id: "gold", name: "Gold!"))
+                #expect(try await badges.delete("tin"))
+                #expect(try await other.collection(Badge.self, named: "things").all() == [Badge(id: "gold", name: "Gold!"), Badge(id: "lead", name: "Lead")])
+            }
+        }
+
+        @Test func aTransactionThatMeetsTheChangeSaysToRunItAgain() async throws {
+            try await Self.withStaleStore { (stale: PostgresDocumentStore, other: PostgresDocumentStore) async throws in
+                let error = try await #require(throws: DocStoreError.self) {
+                    try await stale.transaction { transaction in
+                        try await transaction.collection(Badge.self, named: "things").save(Badge(id: "lead", name: "Lead"))
+                    }
+                }
+                guard case .database(let message, collection: "things") = error else {
+                    Issue.record("expected a database error naming the collection, got \(error)")
+                    return
+                }
+                #expect(message.contains("with string keys (this store knew it with integer keys)") && message.contains("run it again"), "\(message)")
+                #expect(try await other.collection(Badge.self, named: "things").all().map(\.id) == ["gold", "tin"])
+                // Run again, it meets the new kind.
+                try await stale.transaction { transaction in
+                    try await transaction.collection(Badge.self, named: "things").save(Badge(id: "lead", name: "Lead"))
+                }
+                #expect(try await other.collection(Badge.self, named: "things").all().map(\.id) == ["gold", "lead", "tin"])
+            }
+        }
+    }
+}
