@@ -103,7 +103,8 @@ extension PostgresDocumentStore {
 
     /// Moves a collection's damaged documents (see ``check(collection:)``) into
     /// `<name>_damaged`, their key and text unchanged, and deletes them, in one
-    /// transaction, as a file store's `repair` does.
+    /// transaction, as a file store's `repair` does. Other writers of the
+    /// collection wait while it runs (readers go on).
     ///
     /// - Throws: ``DocStore/DocStoreError/invalidQuery(collection:field:reason:)``
     ///   when the catalog is wrong about the collection (its documents only look
@@ -118,7 +119,12 @@ extension PostgresDocumentStore {
         try await reloadCatalog()
         guard let kind = catalog.withLock({ $0[ExactText(name)] }) else { return RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes) }
         let quarantine = RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes).quarantineCollection
-        return try await transaction { transaction in
+        return try await ownTransaction { transaction in
+            // Writers of the collection finish first and wait until the move is
+            // done: a document saved whole between the read and the delete would
+            // be deleted with the damaged text it replaced, and an update by
+            // query holding rows the deletes meet deadlocked with them (helper-50).
+            try await transaction.session.rows(PostgresStoreSQL.lockForRewrite(name), [], collection: name)
             let rows = try await transaction.session.rows(
                 PostgresStoreSQL.damagedDocuments(name, keyKind: kind, withBodies: true, limit: nil), [], collection: name)
             guard !rows.isEmpty else { return RepairResult(collection: name, movedKeys: [], maximumNameBytes: PostgresCollectionName.maximumBytes) }
