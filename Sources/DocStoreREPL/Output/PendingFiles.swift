@@ -158,7 +158,7 @@ enum TerminationSignals {
                     // default does; the others say why.
                     if signalNumber != SIGPIPE {
                         let standardError = FileHandle.standardError
-                        try? standardError.write(contentsOf: Data("docstore: interrupted by \(name); a write that was running was not committed\n".utf8))
+                        try? standardError.write(contentsOf: Data("docstore: interrupted by \(name); any write not yet committed was undone\n".utf8))
                         if let note = progressNote.withLock({ $0 }) { try? standardError.write(contentsOf: Data((note + "\n").utf8)) }
                     }
                     beforeEnding.withLock { $0 }?()
