@@ -27,11 +27,13 @@ extension PostgresCollection {
             try refuseNUL(in: json, key: key)
             rows.append(key: key, json: json)
         }
-        try await mappingUniqueViolation { try await copy(rows, on: transaction.connection) }
+        try await mappingUniqueViolation { try await copy(rows, in: transaction) }
     }
 
-    /// Sends rows with one `COPY "table" (key, body) FROM STDIN`.
-    func copy(_ rows: CopyTextRows, on connection: PostgresConnection) async throws {
+    /// Sends rows with one `COPY "table" (key, body) FROM STDIN`, in `transaction`.
+    func copy(_ rows: CopyTextRows, in transaction: PostgresTransaction) async throws {
+        if let kind = keyKind() { try await transaction.checkKeyColumn(of: name, kind: kind) }
+        let connection = transaction.connection
         let table = PostgresStoreSQL.copyTableName(name)
         let collection = name
         do {

@@ -1,4 +1,5 @@
 @_spi(Backends) import DocStore
+import Foundation
 import PostgresNIO
 
 extension PostgresCollection {
@@ -61,10 +62,21 @@ extension PostgresCollection {
     /// wrong type (SQLSTATE 42804, 42883, 22P02), a key refused for its kind.
     private static func mayComeFromAnotherKeyKind(_ error: any Error) -> Bool {
         switch error {
-        case is PostgresDecodingError: true
+        case is PostgresDecodingError, is KeyCellOfAnotherKind: true
         case PostgresStoreError.server(let state?, _, _, _, _): ["42804", "42883", "22P02"].contains(state)
         case DocStoreError.keyKindMismatch: true
         default: false
         }
+    }
+}
+
+/// A key cell of another type than the collection's key kind as this store
+/// knows it: another session made the collection anew with other keys.
+/// ``PostgresCollection/followingDrops(reading:_:)`` reads the catalog again.
+struct KeyCellOfAnotherKind: LocalizedError {
+    var collection: String
+
+    var errorDescription: String? {
+        "collection \(DocumentKey.quotedForMessages(collection)) was made anew with other keys by another session while this one read it; run the command again"
     }
 }

@@ -11,17 +11,22 @@ extension PostgresCollection {
     ///         last = page.last?.key
     ///     }
     public func page(after key: DocumentKey?, limit: Int) async throws -> [(key: DocumentKey, document: Model)] {
-        guard let kind = try await existingKind() else { return [] }
-        let rows = if let key {
-            try await session.rows(reusing: PostgresStoreSQL.page(after: name), [key.binding, .integer(Int64(limit))], collection: name)
-        } else {
-            try await session.rows(reusing: PostgresStoreSQL.firstPage(name), [.integer(Int64(limit))], collection: name)
-        }
-        return try rows.map { row in
-            var cells = row.makeIterator()
-            guard let keyCell = cells.next() else { throw DocStoreError.corruptDocument(collection: name, key: .string(""), reason: "the server sent no key") }
-            let key = try decodeKey(keyCell, kind: kind)
-            return (key, try decodeDocument(cells.next(), key: key))
+        try await followingDrops {
+            guard let kind = try await existingKind() else { return [] }
+            let rows = if let key {
+                // A page after a key of another kind: the collection was made
+                // anew by another session between two pages (an error that says so).
+                try await session.rows(reusing: PostgresStoreSQL.page(after: name), [try checkedKey(key, kind: kind).binding, .integer(Int64(limit))],
+                                       collection: name)
+            } else {
+                try await session.rows(reusing: PostgresStoreSQL.firstPage(name), [.integer(Int64(limit))], collection: name)
+            }
+            return try rows.map { row in
+                var cells = row.makeIterator()
+                guard let keyCell = cells.next() else { throw DocStoreError.corruptDocument(collection: name, key: .string(""), reason: "the server sent no key") }
+                let key = try decodeKey(keyCell, kind: kind)
+                return (key, try decodeDocument(cells.next(), key: key))
+            }
         }
     }
 
@@ -31,10 +36,12 @@ extension PostgresCollection {
     /// - Throws: ``DocStore/DocStoreError/keyKindMismatch(collection:expected:found:)``
     ///   when the collection's keys are not integers.
     public func largestIntegerKey() async throws -> Int64? {
-        guard let kind = try await existingKind() else { return nil }
-        guard kind == .integer else { throw DocStoreError.keyKindMismatch(collection: name, expected: kind, found: .integer) }
-        let rows = try await session.rows(PostgresStoreSQL.largestKey(name), [], collection: name)
-        return try rows.first?.decode(Int64?.self)
+        try await followingDrops {
+            guard let kind = try await existingKind() else { return nil }
+            guard kind == .integer else { throw DocStoreError.keyKindMismatch(collection: name, expected: kind, found: .integer) }
+            let rows = try await session.rows(PostgresStoreSQL.largestKey(name), [], collection: name)
+            return try rows.first?.decode(Int64?.self)
+        }
     }
 
     /// The key kind, reading the catalog again when this process doesn't know

@@ -94,7 +94,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         let batches = stride(from: 0, to: models.count, by: Self.insertBatchSize).map { $0..<Swift.min($0 + Self.insertBatchSize, models.count) }
         var refused = false
         func send(_ rows: CopyTextRows) async throws {
-            do { try await copy(rows, on: transaction.connection) } catch { refused = true; throw error }
+            do { try await copy(rows, in: transaction) } catch { refused = true; throw error }
         }
         do {
             try await transaction.savepoint {
@@ -141,7 +141,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         for start in stride(from: 0, to: documents.keys.count, by: Self.insertBatchSize) {
             let batch = start..<min(start + Self.insertBatchSize, documents.keys.count)
             do {
-                try await transaction.savepoint { try await insertBatch(documents, batch, on: transaction.connection) }
+                try await transaction.savepoint { try await insertBatch(documents, batch, in: transaction) }
             } catch {
                 for index in batch {
                     let key = documents.keys[index]
@@ -156,11 +156,11 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
 
     /// One batch as one `COPY … FROM STDIN` (keys checked of the collection's
     /// kind already): no statement to parse, no arrays to build and unnest.
-    private func insertBatch(_ documents: PreparedBatch, _ batch: Range<Int>, on connection: PostgresConnection) async throws {
+    private func insertBatch(_ documents: PreparedBatch, _ batch: Range<Int>, in transaction: PostgresTransaction) async throws {
         var rows = CopyTextRows()
         rows.reserveCapacity(batch.reduce(0) { $0 + documents.jsons[$1].utf8.count + 24 })
         for index in batch { rows.append(key: documents.keys[index], storable: documents.jsons[index].utf8) }
-        try await copy(rows, on: connection)
+        try await copy(rows, in: transaction)
     }
 
     /// Inserts the document, or replaces the one stored under its key.
@@ -520,13 +520,22 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
         }
     }
 
+    /// A `bigint` key where this store knows text keys: postgres-nio would read
+    /// its eight bytes as a string (`"\u{0}…\u{1}"`), so the collection was made
+    /// anew by another session with integer keys.
+    private func refuseIntegerKey(_ cell: PostgresCell) throws {
+        if cell.dataType == .int8 { throw KeyCellOfAnotherKind(collection: name) }
+    }
+
     func decodeKey(_ cell: PostgresCell, kind: KeyKind?) throws -> DocumentKey {
         switch kind {
         case .integer?, nil:
             return .integer(try cell.decode(Int64.self))
         case .string?:
+            try refuseIntegerKey(cell)
             return .string(try cell.decode(String.self))
         case .uuid?:
+            try refuseIntegerKey(cell)
             let text = try cell.decode(String.self)
             guard let uuid = UUID(uuidString: text) else {
                 throw DocStoreError.corruptDocument(collection: name, key: .string(text), reason: "the key is not a UUID")

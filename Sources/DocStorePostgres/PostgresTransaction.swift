@@ -14,6 +14,9 @@ public final class PostgresTransaction: Sendable {
     /// Collections created or dropped in the transaction: the store's catalog
     /// learns them only when it commits.
     private let changes = Mutex<[ExactText: KeyKind?]>([:])
+    /// Tables whose key column the transaction found of the kind it writes
+    /// (``PostgresStoreSQL/keyColumnCheck(_:keyKind:)``), before a `COPY`.
+    private let checkedKeyColumns = Mutex<Set<ExactText>>([])
 
     init(store: PostgresDocumentStore, connection: PostgresConnection) {
         self.store = store
@@ -57,6 +60,15 @@ public final class PostgresTransaction: Sendable {
 
     func dropped(_ name: String) {
         changes.withLock { $0[ExactText(name)] = .some(nil) }
+    }
+
+    /// Checks, once in the transaction, that `name`'s key column holds `kind`'s
+    /// keys: `COPY` checks no type, and a store whose catalog is out of date
+    /// would write integer keys into a text column as their digits.
+    func checkKeyColumn(of name: String, kind: KeyKind) async throws {
+        guard !checkedKeyColumns.withLock({ $0.contains(ExactText(name)) }) else { return }
+        try await session.rows(PostgresStoreSQL.keyColumnCheck(name, keyKind: kind), [], collection: name)
+        checkedKeyColumns.withLock { _ = $0.insert(ExactText(name)) }
     }
 
     /// Hands the transaction's catalog changes to the store, after `COMMIT`.

@@ -108,10 +108,13 @@ extension ConditionCompiler {
         guard let path = subquery.field else {
             // The key as jsonb without `to_jsonb` (STABLE, which Citus refuses
             // on a column in an UPDATE's condition; docs/citus.md): an integer
-            // key through its text, a string key compared as text.
+            // key through its text, a string key compared as text. `key + 0`
+            // fails for a text key (SQLSTATE 42883), where a cast would read
+            // the key "1" as 1: a store whose catalog is out of date (the
+            // collection made anew with string keys) matched across kinds.
             if kind == .integer {
                 return "(" + field.rank + " = \(JSONRank.number.rawValue) AND coalesce(" + field.value
-                    + " IN (SELECT " + RowScope.postgresNumber("key") + " FROM \(table) WHERE " + condition + "), FALSE))"
+                    + " IN (SELECT " + RowScope.postgresNumber("(key + 0)") + " FROM \(table) WHERE " + condition + "), FALSE))"
             }
             return "(" + field.rank + " = \(JSONRank.string.rawValue) AND coalesce((" + field.value
                 + " #>> '{}') COLLATE \"C\" IN (SELECT key FROM \(table) WHERE " + condition + "), FALSE))"

@@ -32,9 +32,30 @@ public enum PostgresStoreSQL {
     /// Inserts a document (`$1` key, `$2` JSON text); fails on a taken key.
     /// `alone`: the statement is its transaction's only one (see ``aloneMark``).
     public static func insert(_ collection: String, alone: Bool = false) -> String {
+        insertRow(collection, alone: alone) + keyTypeCheck
+    }
+
+    private static func insertRow(_ collection: String, alone: Bool) -> String {
         alone
             ? "WITH \(aloneMark) INSERT INTO \(quoteIdentifier(collection)) (key, body) SELECT $1, CAST($2 AS jsonb) FROM docstore_alone"
             : "INSERT INTO \(quoteIdentifier(collection)) (key, body) VALUES ($1, CAST($2 AS jsonb))"
+    }
+
+    /// Ends a single-row write: a key bound as another type than the table's
+    /// key column (a store whose catalog another session changed: the
+    /// collection dropped and made anew with other keys) fails when the
+    /// statement is parsed ("operator does not exist: text = bigint", SQLSTATE
+    /// 42883), and the store reads its catalog again. The INSERT alone would
+    /// take the integer 9 into a text column as "9", over a document stored
+    /// under "9" when saving (helper-53).
+    static let keyTypeCheck = " RETURNING key = $1"
+
+    /// Fails when the collection's key column is not of `kind`'s type (SQLSTATE
+    /// 42883, when parsed), reading no row: run once in a transaction before
+    /// its first `COPY` into the table, which would take an integer key into a
+    /// text column as its digits (see ``keyTypeCheck``).
+    public static func keyColumnCheck(_ collection: String, keyKind: KeyKind) -> String {
+        "SELECT FROM \(quoteIdentifier(collection)) WHERE key = CAST(NULL AS \(keyColumnType(keyKind))) AND false"
     }
 
     /// The common table expression that marks a single-row write sent outside
@@ -58,7 +79,7 @@ public enum PostgresStoreSQL {
     /// statement triggers (insert, update) only one sees the row, so `alone`
     /// still sends one notice.
     public static func save(_ collection: String, alone: Bool = false) -> String {
-        insert(collection, alone: alone) + " ON CONFLICT (key) DO UPDATE SET body = excluded.body"
+        insertRow(collection, alone: alone) + " ON CONFLICT (key) DO UPDATE SET body = excluded.body" + keyTypeCheck
     }
 
     /// Replaces an existing document (`$1` JSON text, `$2` key), returning its key.
