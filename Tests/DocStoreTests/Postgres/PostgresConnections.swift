@@ -24,6 +24,24 @@ enum PostgresConnections {
         }
     }
 
+    /// A fresh database holding collection `name` (integer keys), its rows
+    /// written by `sql` through psql (thousands at once, faster than inserts):
+    /// the collection is made by a first document, which `sql` may delete.
+    static func freshDatabase(collection name: String, rows sql: String) async throws -> String {
+        guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
+        let url = try await PostgresTestServer.freshDatabaseURL(server)
+        let setup = try await PostgresDocumentStore(url: url)
+        do {
+            try await setup.collection(named: name).insert(["id": 0])
+        } catch {
+            await setup.close()
+            throw error
+        }
+        await setup.close()
+        try PostgresTestServer.psql(sql, databaseURL: url)
+        return url
+    }
+
     /// The deadlocks PostgreSQL has broken in the database. A connection's
     /// count reaches the statistics when it ends: call once they have.
     static func deadlocks(_ url: String) async throws -> Int? {

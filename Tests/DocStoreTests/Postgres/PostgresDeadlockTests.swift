@@ -14,14 +14,10 @@ extension PostgresTests {
     @Suite("PostgreSQL: deadlocks between connections")
     struct DeadlockTests {
         @Test(.timeLimit(.minutes(10))) func updatesByQueryFromThreeConnectionsAllApplyOnce() async throws {
-            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
-            let url = try await PostgresTestServer.freshDatabaseURL(server)
-            let setup = try await PostgresDocumentStore(url: url)
-            try await setup.collection(named: "p").insert(["id": 0, "a": 0])
-            await setup.close()
-            try PostgresTestServer.psql("""
+            let url = try await PostgresConnections.freshDatabase(collection: "p", rows: """
+                UPDATE p SET body = '{"id": 0, "a": 0}';
                 INSERT INTO p SELECT g, jsonb_build_object('id', g, 'a', 0) FROM generate_series(1, 3000) AS g;
-                """, databaseURL: url)
+                """)
 
             let (connections, rounds) = (3, 8)
             try await PostgresConnections.run(url, count: connections) { store, _ in

@@ -14,17 +14,11 @@ extension PostgresTests {
         /// key). Written in descending key order: a whole-table update meets
         /// the rows in the order opposite to the repair's deletes.
         static func damagedCollection(count: Int) async throws -> String {
-            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
-            let url = try await PostgresTestServer.freshDatabaseURL(server)
-            let setup = try await PostgresDocumentStore(url: url)
-            try await setup.collection(named: "c").insert(["id": 0, "a": 0])
-            await setup.close()
-            try PostgresTestServer.psql("""
+            try await PostgresConnections.freshDatabase(collection: "c", rows: """
                 DELETE FROM c;
                 INSERT INTO c SELECT g, jsonb_build_object('id', CASE WHEN g % 10 = 0 THEN g + 100000 ELSE g END, 'a', 0)
                 FROM generate_series(\(count), 1, -1) AS g;
-                """, databaseURL: url)
-            return url
+                """)
         }
 
         @Test(.timeLimit(.minutes(5))) func aDocumentMendedWhileRepairWaitsIsKept() async throws {
