@@ -9,6 +9,14 @@ extension PostgresDocumentStore {
             catalog.map { CollectionInfo(name: $0.key.text, keyKind: $0.value) }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }
     }
+
+    /// A number that changes when any session creates or drops a collection
+    /// (or makes one anew): one read of the catalog, for callers that cache
+    /// what the store holds (the REPL's names and samples).
+    @_spi(Backends) public func catalogVersion() async throws -> Int64 {
+        let rows = try await PostgresSession.pool(client).rows(PostgresStoreSQL.catalogVersion, [], collection: nil)
+        return try rows.first?.decode(Int64.self) ?? 0
+    }
 }
 
 extension PostgresDocumentStore {

@@ -1,5 +1,5 @@
 import DocStore
-import DocStorePostgres
+@_spi(Backends) import DocStorePostgres
 import Foundation
 import Synchronization
 
@@ -77,8 +77,25 @@ final class PostgresBackend: REPLBackend {
         return try Self.wait { try await store.collections() }
     }
 
-    /// Unknown: the schema cache is dropped after this session's writes only.
-    func changesByOthers() -> Int64? { nil }
+    /// The catalog's version: the schema cache (names, samples) is dropped when
+    /// any session created or dropped a collection, so a collection another
+    /// session dropped is "no collection named", as in a new session, where a
+    /// read answered 0 or nothing (helper-53). Other sessions' writes of
+    /// documents don't change it (the samples stay, as completions' hints).
+    func changesByOthers() -> Int64? {
+        // Read at most every quarter second: the parser and completer ask
+        // several times a command, and a script of thousands of commands
+        // took twice as long asking the server each time.
+        let now = ContinuousClock.now
+        if let (version, readAt) = catalogVersionRead.withLock({ $0 }), now - readAt < .milliseconds(250) { return version }
+        let store = store
+        let version = try? Self.wait { try await store.catalogVersion() }
+        catalogVersionRead.withLock { $0 = version.map { ($0, now) } }
+        return version
+    }
+
+    /// The last ``changesByOthers()`` read, and when.
+    private let catalogVersionRead = Mutex<(Int64, ContinuousClock.Instant)?>(nil)
 
     func get(_ name: String, _ key: DocumentKey) throws -> JSONValue? {
         let collection = collection(name)

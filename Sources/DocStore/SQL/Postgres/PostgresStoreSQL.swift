@@ -9,6 +9,12 @@ public enum PostgresStoreSQL {
     /// Creates the catalog when it is missing.
     public static let createCatalog = "CREATE TABLE IF NOT EXISTS \(catalogTable) (name text COLLATE \"C\" PRIMARY KEY, key_kind text NOT NULL)"
 
+    /// A number that changes when a catalog row is added, deleted or written
+    /// again (a row's `xmin` is the transaction that wrote it).
+    public static let catalogVersion = """
+        SELECT count(*) * 1000003 + coalesce(sum(hashtext(name || ':' || key_kind || ':' || xmin::text)), 0) FROM \(catalogTable)
+        """
+
     /// Every collection and its key kind.
     public static let collections = "SELECT name, key_kind FROM \(catalogTable) ORDER BY name"
 
