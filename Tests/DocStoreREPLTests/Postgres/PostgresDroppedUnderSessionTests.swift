@@ -14,41 +14,27 @@ extension PostgresREPLTests {
             let binary = try docstoreBinary()
             try runProcess(binary, [url, "-c", #"c.insert({"id": 1, "n": 1})"#, "-c", #"c.insert({"id": 2, "n": 2})"#]).expectSuccess()
 
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [url, "--keep-going", "--mode", "ndjson"]
-            let input = Pipe(), output = Pipe(), errors = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            defer {
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                process.waitUntilExit()
-            }
-            try input.fileHandleForWriting.write(contentsOf: Data("c.count()\n".utf8))
-            #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self) == "2\n")
+            let session = try PipedSession([url, "--keep-going", "--mode", "ndjson"])
+            try session.send("c.count()\n")
+            #expect(session.availableOutput() == "2\n")
 
             try runProcess(binary, [url, "-c", ".drop c"]).expectSuccess()
             Thread.sleep(forTimeInterval: 0.5)  // past the session's quarter second between catalog reads
-            try input.fileHandleForWriting.write(contentsOf: Data("""
+            try session.send("""
                 c.count()
                 c.keys()
                 c.filter { $0.n > 0 }.update { $0.n += 1 }
                 c.insert({"id": 5})
                 c.count()
 
-                """.utf8))
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 1)
+                """)
+            let finished = try session.finish()
+            #expect(finished.status == 1)
             for line in 2...4 {
-                #expect(stderr.contains("error at line \(line), column 1: no collection named \"c\""), "\(stderr)")
+                #expect(finished.stderr.contains("error at line \(line), column 1: no collection named \"c\""), "\(finished.stderr)")
             }
             // A write makes the collection anew, as in a new session.
-            #expect(stdout == "1\n", "\(stdout)")
+            #expect(finished.stdout == "1\n", "\(finished.stdout)")
         }
     }
 }
