@@ -37,14 +37,21 @@ extension PostgresCollection {
             let now = knownKeyKinds(names)
             guard let changed = names.sorted().first(where: { now[$0] != known[$0] }) else { throw error }
             guard transaction == nil else {
-                let was = known[changed].map { "\($0) keys" } ?? "no table"
-                let became = now[changed].map { "\($0) keys" } ?? "no table"
-                throw DocStoreError.database(
-                    message: "while this transaction ran, another session made collection \(DocumentKey.quotedForMessages(changed)) anew with \(became) (this store knew it with \(was)): end the transaction and run it again",
-                    collection: name)
+                throw DocStoreError.database(message: Self.changedDuringTransaction(changed, from: known[changed], to: now[changed]), collection: name)
             }
             return try await body()
         }
+    }
+
+    /// What another session did to collection `name` while a transaction used it.
+    private static func changedDuringTransaction(_ name: String, from was: KeyKind?, to now: KeyKind?) -> String {
+        let collection = "collection \(DocumentKey.quotedForMessages(name))"
+        let what = switch (was, now) {
+        case (nil, let now?): "created \(collection) with \(now) keys"
+        case (_, nil): "dropped \(collection)"
+        case (let was?, let now?): "made \(collection) anew with \(now) keys (it had \(was) keys)"
+        }
+        return "another session \(what) while this transaction ran: run it again"
     }
 
     /// The key kind of each of `names` that has a table, as this store knows it now.
@@ -71,7 +78,8 @@ extension PostgresCollection {
 }
 
 /// A key cell of another type than the collection's key kind as this store
-/// knows it: another session made the collection anew with other keys.
+/// knows it, or a catalog row of another kind: another session made the
+/// collection anew with other keys (or dropped it).
 /// ``PostgresCollection/followingDrops(reading:_:)`` reads the catalog again.
 struct KeyCellOfAnotherKind: LocalizedError {
     var collection: String

@@ -503,7 +503,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     }
 
     /// The key kind the catalog records for the collection, nil when it has none.
-    private func recordedKeyKind(in session: PostgresSession) async throws -> KeyKind? {
+    func recordedKeyKind(in session: PostgresSession) async throws -> KeyKind? {
         let rows = try await session.rows("SELECT key_kind FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)],
                                           collection: name)
         return try rows.first.flatMap { KeyKind(rawValue: try $0.decode(String.self)) }

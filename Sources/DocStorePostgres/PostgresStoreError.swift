@@ -82,10 +82,10 @@ public enum PostgresStoreError: LocalizedError, Sendable {
         // lock_timeout (the REPL's --busy-timeout) passed while another session
         // held the collection: what holds it, and what to do, not the server's words.
         if sqlState == "55P03" {
-            let what = collection == nil ? "a lock this statement needs" : "the collection (a drop, an import, an index or field change, a repair under way)"
+            let what = collection == nil ? "a lock this statement needs" : "the collection (its own write, an import, an index or field change, a drop)"
             return PostgresStoreError.server(
                 sqlState: sqlState, message: "another session held \(what) past the lock timeout; nothing was changed",
-                detail: nil, hint: "run it again when that session is done, or wait longer: --busy-timeout in the REPL, lockTimeout in Swift", collection: collection)
+                detail: nil, hint: "run it again when that session is done, or wait longer (the REPL's --busy-timeout, PostgresDocumentStore's lockTimeout)", collection: collection)
         }
         // The collection's table dropped by another program: say so, as SQLite does.
         if sqlState == "42P01", let collection, info[.message] == "relation \"\(collection)\" does not exist" {
