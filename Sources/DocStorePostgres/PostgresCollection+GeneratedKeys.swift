@@ -92,7 +92,7 @@ extension PostgresCollection {
         guard kind == .integer else {
             // Made anew by another session (or dropped) since this store read
             // its catalog: the call runs again on the catalog read anew (helper-54).
-            if try await recordedKeyKind(in: transaction.session) != kind { throw KeyCellOfAnotherKind(collection: name) }
+            if try await recordedKeyKind(in: transaction.session) != kind { throw CollectionMadeAnewElsewhere(collection: name) }
             throw DocStoreError.missingKey(collection: name, reason: Model.self == JSONValue.self
                 ? "the collection has \(kind) keys, which can't be generated: give the document an \"id\""
                 : "the model's id is nil and the collection has \(kind) keys, which can't be generated: give the model an id")

@@ -69,7 +69,7 @@ extension PostgresCollection {
     /// wrong type (SQLSTATE 42804, 42883, 22P02), a key refused for its kind.
     private static func mayComeFromAnotherKeyKind(_ error: any Error) -> Bool {
         switch error {
-        case is PostgresDecodingError, is KeyCellOfAnotherKind: true
+        case is PostgresDecodingError, is CollectionMadeAnewElsewhere: true
         case PostgresStoreError.server(let state?, _, _, _, _): ["42804", "42883", "22P02"].contains(state)
         case DocStoreError.keyKindMismatch: true
         default: false
@@ -81,7 +81,7 @@ extension PostgresCollection {
 /// knows it, or a catalog row of another kind: another session made the
 /// collection anew with other keys (or dropped it).
 /// ``PostgresCollection/followingDrops(reading:_:)`` reads the catalog again.
-struct KeyCellOfAnotherKind: LocalizedError {
+struct CollectionMadeAnewElsewhere: LocalizedError {
     var collection: String
 
     var errorDescription: String? {

@@ -12,7 +12,7 @@ extension PostgresCollection {
     ///     }
     public func page(after key: DocumentKey?, limit: Int) async throws -> [(key: DocumentKey, document: Model)] {
         try await followingDrops {
-            guard let kind = try await existingKind() else { return [] }
+            guard let kind = try await existingKeyKind() else { return [] }
             let rows = if let key {
                 // A page after a key of another kind: the collection was made
                 // anew by another session between two pages (an error that says so).
@@ -37,19 +37,11 @@ extension PostgresCollection {
     ///   when the collection's keys are not integers.
     public func largestIntegerKey() async throws -> Int64? {
         try await followingDrops {
-            guard let kind = try await existingKind() else { return nil }
+            guard let kind = try await existingKeyKind() else { return nil }
             guard kind == .integer else { throw DocStoreError.keyKindMismatch(collection: name, expected: kind, found: .integer) }
             let rows = try await session.rows(PostgresStoreSQL.largestKey(name), [], collection: name)
             return try rows.first?.decode(Int64?.self)
         }
-    }
-
-    /// The key kind, reading the catalog again when this process doesn't know
-    /// the collection (another may have created it); nil when it doesn't exist.
-    private func existingKind() async throws -> KeyKind? {
-        if let kind = keyKind() { return kind }
-        try await store.reloadCatalog()
-        return keyKind()
     }
 }
 

@@ -524,7 +524,7 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// its eight bytes as a string (`"\u{0}…\u{1}"`), so the collection was made
     /// anew by another session with integer keys.
     private func refuseIntegerKey(_ cell: PostgresCell) throws {
-        if cell.dataType == .int8 { throw KeyCellOfAnotherKind(collection: name) }
+        if cell.dataType == .int8 { throw CollectionMadeAnewElsewhere(collection: name) }
     }
 
     func decodeKey(_ cell: PostgresCell, kind: KeyKind?) throws -> DocumentKey {
