@@ -21,6 +21,11 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
     /// Documents that can't be read: `repair` moves them, text unchanged, into
     /// ``quarantineCollection``.
     public var damaged: [DamagedDocument]
+    /// Damaged documents beyond those ``damaged`` lists: a PostgreSQL store's
+    /// check lists the first 100 and counts the rest. `repair` moves them all.
+    public var damagedNotListed = 0
+    /// How many documents are damaged, listed or not.
+    public var damagedCount: Int { damaged.count + damagedNotListed }
     /// Documents with two members of the same name in one object (written by
     /// another tool). They stay readable (the first member counts, in queries
     /// and in decoding alike) and `repair` leaves them in place.
@@ -102,14 +107,14 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         if let quarantineProblem {
             return ".repair \(DocumentKey.commandArgument(collection)) would move the damaged documents into \(DocumentKey.quoted(quarantineCollection)), but \(quarantineProblem): rename or drop it first (.repair refuses until then)"
         }
-        return ".repair \(DocumentKey.commandArgument(collection))\(columns.isEmpty ? "" : " (in the same transaction as the move below\(columns))") would move \(Self.plural(damaged.count, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damaged.count == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
+        return ".repair \(DocumentKey.commandArgument(collection))\(columns.isEmpty ? "" : " (in the same transaction as the move below\(columns))") would move \(Self.plural(damagedCount, "damaged document")) (text unchanged) into the collection \(DocumentKey.quoted(quarantineCollection)) and delete \(damagedCount == 1 ? "it" : "them") from \(DocumentKey.quoted(collection)), in one transaction"
     }
 
     public var description: String {
         if isHealthy { return "no damaged documents in \(collection) (\(Self.plural(documentCount, "document")) checked)" }
         if let tableProblem { return "\(DocumentKey.quoted(collection)): not checked: \(tableProblem)" }
         // Duplicate member names only where they can be (jsonb keeps one of each).
-        var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, \(damaged.count) damaged"
+        var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, \(damagedCount) damaged"
             + (duplicateMembers.isEmpty ? "" : ", \(duplicateMembers.count) with duplicate member names")]
         if hasDamagedPages {
             let reading = readFailure.map { "reading stopped after \(Self.plural(documentCount, "document")) (\($0))" }
@@ -118,6 +123,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
             lines.append("  .repair can't mend pages: docstore copy --salvage SOURCE NEW copies every document that can still be read into a new store")
         }
         lines += damaged.map { "  • \($0)" }
+        if damagedNotListed > 0 { lines.append("  • and \(Self.plural(damagedNotListed, "more damaged document")), not listed") }
         if !duplicateMembers.isEmpty {
             let keys = duplicateMembers.prefix(10).map(\.description).joined(separator: ", ") + (duplicateMembers.count > 10 ? ", …" : "")
             lines.append("  • duplicate member names in \(duplicateMembers.count == 1 ? "document" : "documents") \(keys): the first of each counts (in queries too, unless the two are one name written in two Unicode forms, such as a composed and a decomposed \"é\", which queries tell apart); .repair leaves them")
@@ -229,9 +235,10 @@ extension DamagedDocument {
 }
 
 extension CollectionCheck {
-    @_spi(Backends) public init(collection: String, documentCount: Int, damaged: [DamagedDocument], maximumNameBytes: Int) {
+    @_spi(Backends) public init(collection: String, documentCount: Int, damaged: [DamagedDocument], damagedNotListed: Int = 0, maximumNameBytes: Int) {
         self.init(collection: collection, documentCount: documentCount, damaged: damaged, duplicateMembers: [],
                   quarantineCollection: DocumentStore.quarantineName(for: collection, maximumBytes: maximumNameBytes))
+        self.damagedNotListed = damagedNotListed
     }
 }
 

@@ -104,26 +104,49 @@ extension PostgresStoreSQL {
     /// `"id"` as JSON text (NULL when it is not the fault), whether the key is
     /// the fault, and (`withBodies`) the body as text; in key order, at most `limit`.
     public static func damagedDocuments(_ collection: String, keyKind: KeyKind, withBodies: Bool, limit: Int?) -> String {
+        let wrongId = wrongIdCondition(keyKind: keyKind), wrongKey = wrongKeyCondition(keyKind: keyKind)
+        let table = quoteIdentifier(collection)
+        // In the key column's order (`key` alone would sort the text of the
+        // first output column: 1, 10, 100, 2).
+        return "SELECT key::text, jsonb_typeof(body), CASE WHEN \(wrongId) THEN (body -> 'id')::text END, \(wrongKey)"
+            + (withBodies ? ", body::text" : "")
+            + " FROM \(table) WHERE \(damagedCondition(keyKind: keyKind)) ORDER BY \(table).key"
+            + (limit.map { " LIMIT \($0)" } ?? "")
+    }
+
+    /// How many of a collection's documents ``damagedDocuments(_:keyKind:withBodies:limit:)`` finds.
+    public static func countDamaged(_ collection: String, keyKind: KeyKind) -> String {
+        "SELECT count(*) FROM \(quoteIdentifier(collection)) WHERE \(damagedCondition(keyKind: keyKind))"
+    }
+
+    /// A body that is an object whose `"id"` is not its key.
+    private static func wrongIdCondition(keyKind: KeyKind) -> String {
         let otherId = switch keyKind {
         // A CASE: PostgreSQL may evaluate an OR's sides in any order, and a string can't be cast.
         case .integer: "CASE WHEN jsonb_typeof(body -> 'id') = 'number' THEN (body -> 'id')::numeric <> key ELSE true END"
         case .string: "jsonb_typeof(body -> 'id') <> 'string' OR (body ->> 'id') COLLATE \"C\" <> key"
         case .uuid: "jsonb_typeof(body -> 'id') <> 'string' OR lower(body ->> 'id') <> lower(key)"
         }
-        let wrongId = "(jsonb_typeof(body) = 'object' AND body ? 'id' AND (\(otherId)))"
-        // A UUID key is stored as `uuidString` spells it (upper case): another
-        // spelling is found by no read by key.
-        let wrongKey = keyKind == .uuid ? "key !~ '^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$'" : "false"
-        return "SELECT key::text, jsonb_typeof(body), CASE WHEN \(wrongId) THEN (body -> 'id')::text END, \(wrongKey)"
-            + (withBodies ? ", body::text" : "")
-            + " FROM \(quoteIdentifier(collection)) WHERE jsonb_typeof(body) <> 'object' OR \(wrongId) OR \(wrongKey) ORDER BY key"
-            + (limit.map { " LIMIT \($0)" } ?? "")
+        return "(jsonb_typeof(body) = 'object' AND body ? 'id' AND (\(otherId)))"
     }
 
-    /// Deletes the row whose key, as text, is `$1` (a damaged document moved
-    /// aside, its key perhaps not in DocStore's form).
-    public static func deleteStoredKey(_ collection: String, keyKind: KeyKind) -> String {
-        "DELETE FROM \(quoteIdentifier(collection)) WHERE key = " + (keyKind == .integer ? "CAST($1 AS bigint)" : "$1")
+    /// A UUID key is stored as `uuidString` spells it (upper case): another
+    /// spelling is found by no read by key.
+    private static func wrongKeyCondition(keyKind: KeyKind) -> String {
+        keyKind == .uuid ? "key !~ '^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$'" : "false"
+    }
+
+    private static func damagedCondition(keyKind: KeyKind) -> String {
+        "jsonb_typeof(body) <> 'object' OR \(wrongIdCondition(keyKind: keyKind)) OR \(wrongKeyCondition(keyKind: keyKind))"
+    }
+
+    /// Deletes the rows whose keys, as text, are the strings of the JSON array
+    /// bound to `$1` (damaged documents moved aside, their keys perhaps not in
+    /// DocStore's form), in one statement; its one row is how many it deleted.
+    public static func deleteStoredKeys(_ collection: String, keyKind: KeyKind) -> String {
+        let keys = "SELECT jsonb_array_elements_text(CAST($1 AS jsonb))"
+        let matched = keyKind == .integer ? "key IN (SELECT CAST(k AS bigint) FROM (\(keys)) AS stored(k))" : "key IN (\(keys))"
+        return "WITH gone AS (DELETE FROM \(quoteIdentifier(collection)) WHERE \(matched) RETURNING 1) SELECT count(*) FROM gone"
     }
 
     /// The number of a collection's documents.
