@@ -71,8 +71,9 @@ final class CommandRunner {
             let count = try backend.deleteAll(name)
             return .message("deleted \(CommandResult.plural(count, "document"))")
         case .createIndex(let name, let fields, let unique):
+            let existed = try backend.importDestination.collectionExists(name)
             let index = try backend.createIndex(name, on: fields, unique: unique)
-            return .message("created \(unique ? "unique " : "")index \(index.name) on \(fields.map(\.description).joined(separator: ", "))")
+            return .message("created \(unique ? "unique " : "")index \(index.name) on \(fields.map(\.description).joined(separator: ", "))" + Self.notYetCreated(name, existed))
         case .dropIndex(let name, let fields):
             let dropped = try backend.dropIndex(name, on: fields)
             return .message(dropped ? "dropped the index on \(fields.map(\.description).joined(separator: ", "))"
@@ -91,8 +92,9 @@ final class CommandRunner {
             } ?? []
             return .rows(columns: ["name", "fields", "unique", "kind"], indexes + searchIndexes + columns)
         case .createSearchIndex(let name, let fields):
+            let existed = try backend.importDestination.collectionExists(name)
             let index = try backend.createSearchIndex(name, on: fields)
-            return .message("created search index \(index.name) on \(fields.map(\.description).joined(separator: ", "))")
+            return .message("created search index \(index.name) on \(fields.map(\.description).joined(separator: ", "))" + Self.notYetCreated(name, existed))
         case .dropSearchIndex(let name, let fields):
             let dropped = try backend.dropSearchIndex(name, on: fields)
             return .message(dropped ? "dropped the search index on \(fields.map(\.description).joined(separator: ", "))"
@@ -291,6 +293,13 @@ final class CommandRunner {
                     .string("\(entry.documents) of \(sample.sampled)")]
         }
         return .rows(columns: ["field", "types", "in"], rows)
+    }
+
+    /// Said after an index made on a collection that has no documents yet: it
+    /// is recorded, but `.collections` can't list a collection before its first
+    /// document (its key kind), so the index was mentioned nowhere.
+    private static func notYetCreated(_ name: String, _ existed: Bool) -> String {
+        existed ? "" : " (\(DocumentKey.quotedForMessages(name)) has no documents yet: it and its index are listed from its first insert)"
     }
 
     private static func verb(_ command: REPLCommand) -> String {
