@@ -48,6 +48,10 @@ extension REPLSession {
         var runsAgain = true
         var outcome = FeedResult.done
         while true {
+            if runsAgain, last != nil, watchedCollectionWasDropped(collection) {
+                outcome = .failed
+                break
+            }
             if runsAgain {
                 do {
                     let result = try runner.run(command)

@@ -67,6 +67,10 @@ extension REPLSession {
         var outcome = FeedResult.done
         while true {
             let (result, error) = mailbox.take(waitingUpTo: 50)
+            if result != nil, watchedCollectionWasDropped(collection) {
+                outcome = .failed
+                break
+            }
             if let result { print(result, status: status) }
             if runner.interruption.isRequested {
                 status.write((options.interactive ? "\n" : "") + "stopped watching\n")
@@ -82,6 +86,18 @@ extension REPLSession {
         iterator = nil
         runner.interruption.reset()
         return outcome
+    }
+
+    /// Whether another session dropped the watched collection, said as an
+    /// error when it did. The query would go on answering as for an empty
+    /// collection (0, []), where the prompt says "no collection named": a
+    /// watch stops, as psql's `\watch` does on a dropped table and a MongoDB
+    /// change stream on a dropped collection.
+    func watchedCollectionWasDropped(_ collection: String) -> Bool {
+        guard (try? backend.importDestination.collectionExists(collection)) == false else { return false }
+        report("error: another session dropped \(DocumentKeyQuoting.quoted(collection)) (stopped watching); "
+            + "watch it again once it is made anew")
+        return true
     }
 
     /// One refresh: a header line where status goes, then the result as the query

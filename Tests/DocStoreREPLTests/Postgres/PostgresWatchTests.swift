@@ -46,5 +46,23 @@ extension PostgresREPLTests {
             try screen.send("Enter")
             screen.waitForExit()
         }
+
+        /// Another process drops the watched collection: the watch said 0 and
+        /// went on watching; it now stops with an error (helper-55).
+        @Test(.timeLimit(.minutes(10)))
+        func aWatchStopsWhenAnotherProcessDropsTheCollection() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            let binary = try docstoreBinary()
+            let setUp = try runProcess(binary, [url, "-c", #"players.insert([{"id": 1}, {"id": 2}])"#])
+            #expect(setUp.status == 0, "\(setUp.stderr)")
+            let watching = try PipedSession([url, "-c", ".watch players.count()"])
+            #expect(watching.availableOutput() == "2\n")
+            let drop = try runProcess(binary, [url, "-c", ".drop players"])
+            #expect(drop.status == 0, "\(drop.stderr)")
+            let ended = try #require(watching.ended(within: 20), "the watch went on after the drop")
+            #expect(ended.status == 1)
+            #expect(ended.stdout.isEmpty, "no result for a dropped collection: \(ended.stdout)")
+            #expect(ended.stderr.contains(#"error at line 1: another session dropped "players" (stopped watching); watch it again once it is made anew"#), "\(ended.stderr)")
+        }
     }
 }

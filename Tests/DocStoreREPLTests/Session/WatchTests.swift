@@ -116,6 +116,23 @@ struct WatchProcessTests {
         try screen.waitFor("the next command's result") { $0.contains("docstore> players.count()\n6\n") }
     }
 
+    /// Another process drops the watched collection: the watch said 0 and
+    /// went on watching, where the prompt says "no collection named"; it now
+    /// stops with an error, as psql's `\watch` does (helper-55).
+    @Test(.timeLimit(.minutes(10)))
+    func aWatchStopsWhenAnotherProcessDropsTheCollection() throws {
+        let (path, directory, _) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let watching = try PipedSession([path, "-c", ".watch players.count()"])
+        #expect(watching.availableOutput() == "3\n")
+        let drop = try runProcess(try docstoreBinary(), [path, "-c", ".drop players"])
+        #expect(drop.status == 0, "\(drop.stderr)")
+        let ended = try #require(watching.ended(within: 20), "the watch went on after the drop")
+        #expect(ended.status == 1)
+        #expect(ended.stdout.isEmpty, "no result for a dropped collection: \(ended.stdout)")
+        #expect(ended.stderr.contains(#"error at line 1: another session dropped "players" (stopped watching); watch it again once it is made anew"#), "\(ended.stderr)")
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func aPipedScriptRefusesWatchBeforeRunningPastIt() throws {
         let (path, directory, _) = try makeStore()

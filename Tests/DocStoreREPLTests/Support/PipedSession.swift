@@ -31,6 +31,22 @@ final class PipedSession {
         String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
     }
 
+    /// Waits up to `seconds` for the session to end by itself (its input left
+    /// open): its status and the rest of its output, or nil when it was still
+    /// running (it is killed then).
+    func ended(within seconds: Double) -> ProcessOutput? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return ProcessOutput(status: process.terminationStatus,
+                             stdout: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                             stderr: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
     /// Ends the input and waits for the session: its status and the rest of its output.
     func finish() throws -> ProcessOutput {
         try input.fileHandleForWriting.close()
