@@ -80,6 +80,12 @@ extension REPLSession {
         default: nil
         }
         if let clash = redirectClash(command) { return clash }
+        if case .watch = command, let (target, name) = outputSettings.oncePath.map({ ($0, ".once") }) ?? outputSettings.file.map({ ($0.path, ".output") }) {
+            // A watch printed on the screen regardless, and a pending `.once`
+            // then took the next command's result instead (helper-55).
+            return ".watch prints its results on the screen, and \(name) sends results to \(target); nothing was watched "
+                + "(end \(name) first; to stream a watch into a file: docstore STORE -c '.watch QUERY' > FILE)"
+        }
         guard let operand else { return nil }
         let redirects = [(outputSettings.oncePath, ".once"), (outputSettings.file?.path, ".output")]
         for case let (target?, name) in redirects where FileIdentity.same(target, operand.path) {

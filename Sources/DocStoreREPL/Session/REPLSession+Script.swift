@@ -96,10 +96,11 @@ extension REPLSession {
     /// (`-c '.watch QUERY'` alone is allowed: it streams until ctrl-C.)
     public func run(commands: [String]) -> Int32 {
         var failed = false
-        defer { sourceName = nil }
+        defer { (sourceName, commandsFollow) = (nil, false) }
         for (index, command) in commands.enumerated() {
             // With several, errors say which one; their lines count within it.
             sourceName = commands.count > 1 ? "-c \(index + 1)" : nil
+            commandsFollow = index < commands.count - 1
             pendingStartLine = 1
             switch execute(command) {
             case .quit: return failed ? 1 : 0

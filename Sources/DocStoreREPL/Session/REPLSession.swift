@@ -85,6 +85,9 @@ public final class REPLSession {
     /// Whether lines come from a script (piped input, `.read`), where `.watch`, which
     /// runs until ctrl-C, would keep the rest from ever running.
     var readsScript = false
+    /// Whether `-c` commands follow the one running, which a `.watch` would
+    /// keep from ever running.
+    var commandsFollow = false
 
     /// A session on a DocStore file or in-memory store.
     public convenience init(store: DocumentStore, output: TextOutput, errors: TextOutput, options: Options) {

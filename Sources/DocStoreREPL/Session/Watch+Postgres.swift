@@ -40,15 +40,22 @@ extension REPLSession {
         }
         defer { listening.cancel() }
 
-        runner.interruption.reset()
+        // The ctrl-C flag is not reset: see the file store's watch.
         let status = options.interactive ? output : errors
         status.write(style(for: status).apply(.dim, "watching: printed again after each change "
             + "(other processes' too: PostgreSQL notifies them); ctrl-C stops") + "\n")
         var last: CommandResult?
         var runsAgain = true
         var outcome = FeedResult.done
+        let displayLimit = runner.displayLimit
+        runner.displayLimit = watchedRowLimit
+        defer { runner.displayLimit = displayLimit }
         while true {
-            if runsAgain, last != nil, watchedCollectionWasDropped(collection) {
+            if runner.interruption.isRequested {
+                status.write((options.interactive ? "\n" : "") + "stopped watching\n")
+                break
+            }
+            if runsAgain, last != nil, watchedCollectionWasDropped(read) {
                 outcome = .failed
                 break
             }
@@ -67,10 +74,7 @@ extension REPLSession {
                     break
                 }
             }
-            if runner.interruption.isRequested {
-                status.write((options.interactive ? "\n" : "") + "stopped watching\n")
-                break
-            }
+            if runner.interruption.isRequested { continue }
             let (changed, error) = signal.take(waitingUpTo: 50)
             if let error {
                 report("error: \(error) (stopped watching)")

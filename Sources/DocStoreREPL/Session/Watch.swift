@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 import Foundation
 import Synchronization
 
@@ -18,6 +18,10 @@ extension REPLSession {
 
     /// Watches `command` (a read, as the parser guarantees) until ctrl-C.
     func watch(_ command: REPLCommand) -> FeedResult {
+        if commandsFollow {
+            report("error: .watch runs until ctrl-C, so the -c commands after it would never run; make it the last -c")
+            return .failed
+        }
         if readsScript {
             report("error: .watch runs until ctrl-C, so the rest of a script would never run; "
                 + "use it at the prompt, or stream a query's changes with: docstore STORE -c '.watch QUERY'")
@@ -27,6 +31,7 @@ extension REPLSession {
             report("error: .watch takes a query, such as .watch players.filter { $0.teamId == 1 }.count()")
             return .failed
         }
+        let read = PostgresCompiler.subqueryCollections(of: query.condition).union([collection]).sorted()
         if let postgres = backend as? PostgresBackend {
             return watch(command, collection: collection, query: query, on: postgres)
         }
@@ -46,7 +51,7 @@ extension REPLSession {
         // may be one of the cooperative pool's (in tests), which must not wait
         // for the pool.
         let mailbox = WatchMailbox()
-        let run = WatchedRun(store: store, command: command, displayLimit: runner.displayLimit, interruption: runner.interruption)
+        let run = WatchedRun(store: store, command: command, displayLimit: watchedRowLimit, interruption: runner.interruption)
         let results = store.collection(named: collection).observe(query) { _, _ in
             do {
                 let result = try run.result()
@@ -57,7 +62,9 @@ extension REPLSession {
                 throw error
             }
         }
-        runner.interruption.reset()
+        // No reset of the ctrl-C flag here: one pressed while the command was
+        // parsed (which may sample the store for seconds) stops the watch
+        // before its first result, as it stops any other command.
         let status = options.interactive ? output : errors
         status.write(style(for: status).apply(.dim, "watching: printed again after each change "
             + "(other processes' within \(Self.format(Self.watchPollingInterval))); ctrl-C stops") + "\n")
@@ -66,16 +73,16 @@ extension REPLSession {
         var iterator = Optional(results.makeAsyncIterator())
         var outcome = FeedResult.done
         while true {
-            let (result, error) = mailbox.take(waitingUpTo: 50)
-            if result != nil, watchedCollectionWasDropped(collection) {
-                outcome = .failed
-                break
-            }
-            if let result { print(result, status: status) }
             if runner.interruption.isRequested {
                 status.write((options.interactive ? "\n" : "") + "stopped watching\n")
                 break
             }
+            let (result, error) = mailbox.take(waitingUpTo: 50)
+            if result != nil, watchedCollectionWasDropped(read) {
+                outcome = .failed
+                break
+            }
+            if let result { print(result, status: status) }
             if let error {
                 report("error: \(error) (stopped watching)")
                 outcome = .failed
@@ -93,11 +100,18 @@ extension REPLSession {
     /// collection (0, []), where the prompt says "no collection named": a
     /// watch stops, as psql's `\watch` does on a dropped table and a MongoDB
     /// change stream on a dropped collection.
-    func watchedCollectionWasDropped(_ collection: String) -> Bool {
-        guard (try? backend.importDestination.collectionExists(collection)) == false else { return false }
-        report("error: another session dropped \(DocumentKeyQuoting.quoted(collection)) (stopped watching); "
+    func watchedCollectionWasDropped(_ read: [String]) -> Bool {
+        guard let collections = try? backend.collections().map(\.name),
+              let dropped = read.first(where: { !collections.contains($0) }) else { return false }
+        report("error: another session dropped \(DocumentKeyQuoting.quoted(dropped)) (stopped watching); "
             + "watch it again once it is made anew")
         return true
+    }
+
+    /// How many rows a watch shows: as many as a result at the prompt shows
+    /// on this screen (`.maxrows`); it showed up to 100 whatever `.maxrows` said.
+    var watchedRowLimit: Int? {
+        options.interactive && output.isTerminal ? screenRowLimit : runner.displayLimit
     }
 
     /// One refresh: a header line where status goes, then the result as the query
@@ -112,6 +126,9 @@ extension REPLSession {
         default: break
         }
         status.write(style(for: status).apply(.dim, header) + "\n")
+        // A message ("no document with key 3") is not a result: with the
+        // results on stdout it broke a reader of NDJSON.
+        if case .message(let text) = result { return status.write(text + "\n") }
         if let text = format(result, width: output.terminalWidth) { output.write(text + "\n") }
     }
 

@@ -133,6 +133,74 @@ struct WatchProcessTests {
         #expect(ended.stderr.contains(#"error at line 1: another session dropped "players" (stopped watching); watch it again once it is made anew"#), "\(ended.stderr)")
     }
 
+    /// A watch shows as many rows as `.maxrows` lets a result at the prompt
+    /// show: it showed up to 100 whatever `.maxrows` said, so that each
+    /// refresh's header scrolled off the screen (helper-55).
+    @Test(.timeLimit(.minutes(10)))
+    func aWatchShowsTheRowsMaxrowsAllows() throws {
+        let (path, directory, _) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = try docstoreBinary()
+        let screen = try TmuxScreen(command: "env DOCSTORE_HISTORY= NO_COLOR=1 TERM=xterm-256color LANG=C.UTF-8 \(binary.path) \(path)")
+        try screen.waitFor("the prompt") { $0.contains("docstore>") }
+        try screen.type(".maxrows 2")
+        try screen.send("Enter")
+        try screen.type(".watch players")
+        try screen.send("Enter")
+        try screen.waitFor("the first two of three players") { $0.contains("· the first 2 documents; more match") }
+        let shown = try screen.screen()
+        #expect(!shown.contains("│ 3 "), "\(shown)")
+        try screen.send("C-c")
+        try screen.waitFor("the watch stopped") { $0.contains("stopped watching") }
+    }
+
+    /// `.watch` printed on the screen whatever `.output` or `.once` said, and a
+    /// pending `.once` then took the next command's result; `-c '.watch …'
+    /// -c other` never ran the other. Both are refused now, and the `.once`
+    /// is used up by the refused command, as by any failing one (helper-55).
+    @Test(.timeLimit(.minutes(10)))
+    func aWatchIsRefusedWhereItsResultsCouldNotGoOrLaterCommandsWouldNotRun() throws {
+        let (path, directory, _) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let once = directory.appendingPathComponent("once.txt").path
+        let onceResult = try runProcess(try docstoreBinary(), [path, "--keep-going", "--mode", "ndjson",
+                                                               "-c", ".once \(once)", "-c", ".watch players.count()", "-c", "players.count()"])
+        #expect(onceResult.status == 1)
+        #expect(onceResult.stderr.contains("error in -c 2 at line 1: .watch prints its results on the screen, and .once sends results to \(once); nothing was watched"), "\(onceResult.stderr)")
+        #expect(onceResult.stdout == "3\n", "the next command prints where it would have: \(onceResult.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: once))
+
+        let output = directory.appendingPathComponent("output.txt").path
+        let outputResult = try runProcess(try docstoreBinary(), [path], input: ".output \(output)\n.watch players.count()\n")
+        #expect(outputResult.status == 1)
+        #expect(outputResult.stderr.contains("and .output sends results to \(output); nothing was watched (end .output first"), "\(outputResult.stderr)")
+
+        let following = try runProcess(try docstoreBinary(), [path, "-c", ".watch players.count()", "-c", "players.count()"])
+        #expect(following.status == 1)
+        #expect(following.stderr.contains("error in -c 1 at line 1: .watch runs until ctrl-C, so the -c commands after it would never run; make it the last -c"), "\(following.stderr)")
+        #expect(following.stdout.isEmpty)
+    }
+
+    /// A watched `get` that finds nothing says so on stderr: on stdout, the
+    /// message broke a reader of the NDJSON results (helper-55).
+    @Test(.timeLimit(.minutes(10)))
+    func aWatchedGetThatFindsNothingSaysSoOnStderr() throws {
+        let (path, directory, store) = try makeStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let watching = try PipedSession([path, "--mode", "ndjson", "-c", ".watch players.get(1)"])
+        let document = #"{"id":1,"teamId":1}"# + "\n"
+        #expect(watching.availableOutput() == document)
+        _ = try store.collection(named: "players").delete(1)
+        Thread.sleep(forTimeInterval: 1)   // the watch looks every 200 ms
+        try store.collection(named: "players").insert(["id": 1, "teamId": 1])
+        // The message went to stdout, where this read it instead of the document.
+        #expect(watching.availableOutput() == document)
+        _ = try store.dropCollection(named: "players")
+        let ended = try #require(watching.ended(within: 20))
+        #expect(ended.stdout.isEmpty, "\(ended.stdout)")
+        #expect(ended.stderr.contains("no document with key 1 in players"), "\(ended.stderr)")
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func aPipedScriptRefusesWatchBeforeRunningPastIt() throws {
         let (path, directory, _) = try makeStore()
