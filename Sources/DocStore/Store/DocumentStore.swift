@@ -169,6 +169,7 @@ public final class DocumentStore: Sendable {
     private func closeConnections() throws {
         pointReader?.close()
         try (reader as? DatabasePool)?.close()
+        foldLogIfMoved()
         try (writer as? DatabaseQueue)?.close()
     }
 
@@ -381,6 +382,8 @@ public final class DocumentStore: Sendable {
                     message: "the transaction was rolled back by SQLite after an earlier error in it; nothing of it was kept, and nothing more is written until the write block ends",
                     collection: nil)
             }
+            // Once a write, not at each nested one: a stat of the path.
+            if writeAccessDepth.current == 0 { try refuseWritesIfMoved(db) }
             return try writeAccessDepth.inside { try storeAccessDepth.inside { try interruptible(db, token, body) } }
         }
     }

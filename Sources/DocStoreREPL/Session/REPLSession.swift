@@ -236,6 +236,11 @@ public final class REPLSession {
         for warning in parsed.warnings {
             errors.write(style(for: errors).apply(.warning, "warning") + located(warning.rendered(source: text, lineOffset: firstLine - 1)).dropFirst("error".count) + "\n")
         }
+        if let moved = storeFileMoved(parsed.command) {
+            outputSettings.oncePath = nil
+            report("error: \(moved)")
+            return .failed
+        }
         if let clash = outputClash(parsed.command) {
             outputSettings.oncePath = nil
             report("error: \(clash)")
@@ -375,5 +380,23 @@ public final class REPLSession {
             }
             if result == .quit { return 0 }
         }
+    }
+}
+
+extension REPLSession {
+    /// Why no command but `.quit` and `.help` runs once another program has
+    /// deleted, renamed or replaced the store's file (nil while it is in
+    /// place): writes would be lost (``DocStore/DocStoreError/storeFileMoved(path:)``),
+    /// and reads could show the file the session opened or the one there now.
+    /// The session wrote on into the replaced file and said "inserted"
+    /// (helper-55). A stat of the path a command.
+    func storeFileMoved(_ command: REPLCommand) -> String? {
+        switch command {
+        case .quit, .help: return nil
+        default: break
+        }
+        guard let store, let path = store.path, (try? store.fileWasMoved()) == true else { return nil }
+        return "the store file \(path) was deleted, renamed or replaced by another program after this session opened it: "
+            + "its writes would be lost and its reads could show either file, so nothing was run; quit and open \(path) again"
     }
 }

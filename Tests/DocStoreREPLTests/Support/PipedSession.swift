@@ -21,6 +21,18 @@ final class PipedSession {
         process.waitUntilExit()
     }
 
+    /// Ends the session with SIGKILL, as a crash or the OOM killer would: no
+    /// clean-up of its own runs.
+    func killNow() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// What the session has printed to stderr so far, after it ended.
+    func errorsAfterExit() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
     /// Sends lines to the session.
     func send(_ text: String) throws {
         try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))

@@ -1,0 +1,42 @@
+import DocStore
+import Foundation
+import Testing
+
+/// Another program replaces the store's file under a running session (`mv
+/// new.sqlite store.sqlite`). The session wrote into the file it had open and
+/// said "inserted", and its write-ahead log, named by the path, stayed beside
+/// the new file: opened next, the path showed the old store's documents in
+/// place of the new file's (helper-55).
+@Suite("Fault: the store's file replaced under a session")
+struct MovedStoreFileCommandTests {
+    @Test(.timeLimit(.minutes(10)))
+    func theSessionRefusesCommandsAndLeavesTheNewFileReadableEvenWhenKilled() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let session = try PipedSession([path, "--keep-going", "--mode", "ndjson"])
+        try session.send(#"p.insert([{"id": 1}, {"id": 2}])"# + "\np.count()\n")
+        #expect(session.availableOutput() == "2\n")
+
+        let newPath = directory.appendingPathComponent("new.sqlite").path
+        do {
+            let new = try DocumentStore(path: newPath)
+            try new.collection(named: "p").insert(["id": 7])
+            try new.close()
+        }
+        #expect(rename(newPath, path) == 0)
+        try session.send(#"p.insert({"id": 3})"# + "\np.count()\n.mode\n")
+        // Nothing runs but .quit and .help: its reads could show either file.
+        Thread.sleep(forTimeInterval: 1)
+        session.killNow()
+        let errors = session.errorsAfterExit()
+        let refusal = "the store file \(path) was deleted, renamed or replaced by another program after this session opened it: its writes would be lost and its reads could show either file, so nothing was run; quit and open \(path) again"
+        for line in 3...5 { #expect(errors.contains("error at line \(line): " + refusal), "\(errors)") }
+
+        // Killed, the session closed nothing: its log was folded into its own
+        // file when it found the file moved, so the path reads as the new file.
+        let after = try runProcess(try docstoreBinary(), [path, "--mode", "ndjson", "-c", "p.keys()"])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.stdout == "[7]\n", "\(after.stdout)")
+    }
+}

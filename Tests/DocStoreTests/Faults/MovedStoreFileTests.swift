@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import DocStore
+
+/// Another program deletes the store's file, or puts another file in its
+/// place (`mv new.db store.db`), while a store has it open. SQLite wrote on
+/// into the file it had open and reported success: the commit landed in a file
+/// no longer at the path (or on none), and the next open found none of it
+/// (helper-55). Writes are refused now, nothing written.
+@Suite("Fault: the store's file moved under it")
+struct MovedStoreFileTests {
+    @Test func aWriteToAFileAnotherProgramReplacedIsRefusedAndTheNewFileIsUntouched() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        try store.collection(named: "p").insert(["id": 1])
+        #expect(try store.fileWasMoved() == false)
+
+        // Another store file is renamed into the path.
+        let otherPath = directory.appendingPathComponent("other.sqlite").path
+        do {
+            let other = try DocumentStore(path: otherPath)
+            try other.collection(named: "p").insert(["id": 7])
+            try other.close()
+        }
+        #expect(rename(otherPath, path) == 0)
+        #expect(try store.fileWasMoved())
+
+        let refused = try #require(throws: DocStoreError.self) { try store.collection(named: "p").insert(["id": 2]) }
+        #expect(refused.description == DocStoreError.storeFileMoved(path: path).description)
+        #expect(refused.localizedDescription.contains("was deleted, renamed or replaced by another program after this store opened it"))
+        let inWrite = try #require(throws: DocStoreError.self) {
+            try store.write { transaction in try transaction.collection(named: "p").insert(["id": 3]) }
+        }
+        #expect(inWrite.description == refused.description)
+        try store.close()
+
+        // The file now at the path holds its own document and nothing else.
+        let reopened = try DocumentStore(path: path)
+        #expect(try reopened.collection(named: "p").keys() == [.integer(7)])
+        #expect(try reopened.fileWasMoved() == false)
+        try reopened.collection(named: "p").insert(["id": 8])
+        #expect(try reopened.collection(named: "p").keys() == [.integer(7), .integer(8)])
+    }
+
+    @Test func aWriteToADeletedFileIsRefused() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        try store.collection(named: "p").insert(["id": 1])
+        #expect(unlink(path) == 0)
+        let refused = try #require(throws: DocStoreError.self) { try store.collection(named: "p").insert(["id": 2]) }
+        #expect(refused.description == DocStoreError.storeFileMoved(path: path).description)
+        #expect(try store.fileWasMoved())
+    }
+}
