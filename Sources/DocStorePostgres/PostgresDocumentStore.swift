@@ -55,7 +55,9 @@ public final class PostgresDocumentStore: Sendable {
             let milliseconds = max(1, Int(lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000))
             configuration.options.additionalStartupParameters.append(("lock_timeout", "\(milliseconds)ms"))
         }
-        try await PostgresURL.checkConnection(configuration)
+        if try await PostgresURL.checkConnection(configuration) {
+            configuration.options.additionalStartupParameters.append(("client_connection_check_interval", "\(PostgresURL.clientCheckInterval)"))
+        }
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSession.logger)
         self.client = client
         label = "postgres:///" + (configuration.database ?? configuration.username)

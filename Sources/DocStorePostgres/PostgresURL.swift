@@ -47,7 +47,12 @@ extension PostgresURL {
     /// with an error that doesn't say why (a circuit breaker), where one
     /// connection has the server's reason at once: no such database, a role
     /// that may not log in, a wrong password, nothing listening.
-    static func checkConnection(_ configuration: PostgresClient.Configuration) async throws {
+    ///
+    /// - Returns: Whether the server checks, while a statement runs, that its
+    ///   client is still there (`client_connection_check_interval`, PostgreSQL
+    ///   14 and later on Linux, macOS and the BSDs; an older server refuses the
+    ///   setting, which would fail every connection).
+    static func checkConnection(_ configuration: PostgresClient.Configuration) async throws -> Bool {
         var direct: PostgresConnection.Configuration
         if let socket = configuration.unixSocketPath {
             direct = .init(unixSocketPath: socket, username: configuration.username,
@@ -68,6 +73,17 @@ extension PostgresURL {
         } catch {
             throw PostgresStoreError.from(error, collection: nil)
         }
+        // A constant of ours, in the text: SET takes no bound parameter.
+        let setting = PostgresQuery(unsafeSQL: "SET client_connection_check_interval = \(clientCheckInterval)")
+        let checksClients = (try? await connection.query(setting, logger: PostgresSession.logger)) != nil
         try? await connection.close()
+        return checksClients
     }
+
+    /// How often, in milliseconds, the server checks that the client of a
+    /// running statement is still connected. A process killed mid-statement
+    /// (SIGKILL, or SIGTERM during a long join) left its statement running on
+    /// the server for minutes: the server noticed only when it had rows to send
+    /// (helper-56).
+    static let clientCheckInterval = 1_000
 }
