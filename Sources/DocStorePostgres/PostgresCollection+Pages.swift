@@ -30,6 +30,22 @@ extension PostgresCollection {
         }
     }
 
+    /// About `size` documents spread evenly over the collection's keys, in key
+    /// order (all of them when it has no more): what the REPL samples field
+    /// names from, as a file store's `sampleFields(size:)` does.
+    @_spi(Backends) public func spreadSample(size: Int) async throws -> [(key: DocumentKey, document: Model)] {
+        try await followingDrops {
+            guard let kind = try await existingKeyKind() else { return [] }
+            let rows = try await session.rows(reusing: PostgresStoreSQL.spreadSample(name), [.integer(Int64(max(1, size)))], collection: name)
+            return try rows.map { row in
+                var cells = row.makeIterator()
+                guard let keyCell = cells.next() else { throw DocStoreError.corruptDocument(collection: name, key: .string(""), reason: "the server sent no key") }
+                let key = try decodeKey(keyCell, kind: kind)
+                return (key, try decodeDocument(cells.next(), key: key))
+            }
+        }
+    }
+
     /// The largest key of a collection of integer keys, nil when it is empty or
     /// doesn't exist; the next generated key is one more.
     ///

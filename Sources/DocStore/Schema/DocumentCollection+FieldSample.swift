@@ -32,13 +32,14 @@ extension DocumentCollection where Model == JSONValue {
         }
         // `size` keys spread evenly, read as the keys stream by: the sample's
         // memory is its documents', not the collection's keys'.
-        let step = Double(count) / Double(size)
+        // The k-th pick is the document at k · count / size (integer division,
+        // as PostgreSQL's sample picks them on the server).
         var picked: [DocumentKey] = []
         picked.reserveCapacity(size)
         var index = 0
         try forEachKey { key in
             guard !damaged.contains(key) else { return }
-            if picked.count < size, index == min(count - 1, Int(Double(picked.count) * step)) { picked.append(key) }
+            if picked.count < size, index == picked.count * count / size { picked.append(key) }
             index += 1
         }
         for document in try get(picked) { sample.add(document) }

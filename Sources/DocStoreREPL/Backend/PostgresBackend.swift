@@ -292,16 +292,10 @@ final class PostgresBackend: REPLBackend {
     func sample(_ name: String, size: Int) throws -> FieldSample {
         let collection = collection(name)
         let (documents, every) = try Self.wait { () async throws -> ([JSONValue], Bool) in
-            let keys = try await collection.keys(DocumentQuery())
-            if keys.count <= size { return (try await collection.fetch(DocumentQuery()), true) }
-            let step = Double(keys.count) / Double(size)
-            var picked: [JSONValue] = []
-            for index in 0..<size {
-                if let document = try await collection.get(keys[min(keys.count - 1, Int(Double(index) * step))]) {
-                    picked.append(document)
-                }
-            }
-            return (picked, false)
+            // One more than asked for tells a collection that has more.
+            let picked = try await collection.spreadSample(size: size + 1)
+            if picked.count <= size { return (picked.map(\.document), true) }
+            return (try await collection.spreadSample(size: size).map(\.document), false)
         }
         var sample = FieldSample()
         sample.sampledEveryDocument = every

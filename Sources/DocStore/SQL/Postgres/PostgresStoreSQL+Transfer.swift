@@ -22,6 +22,21 @@ extension PostgresStoreSQL {
         "SELECT key, body::text FROM \(quoteIdentifier(collection)) WHERE key > $1 ORDER BY key LIMIT $2"
     }
 
+    /// About `$1` documents spread evenly over the collection's keys (all of
+    /// them when it has no more), `key, body::text`, in key order: the REPL's
+    /// sample of field names. The keys are picked on the server, from the keys
+    /// alone; the sample read every key into the client, then each document
+    /// in a round trip of its own (2 s on 108 789 documents; helper-56).
+    public static func spreadSample(_ collection: String) -> String {
+        let table = quoteIdentifier(collection)
+        let numbered = "SELECT key, row_number() OVER (ORDER BY key) - 1 AS n, count(*) OVER () AS total FROM \(table)"
+        // The k-th pick is row k · total / $1, as a file store's sample picks
+        // them: row n is one when k = ⌈n · $1 / total⌉ gives it back.
+        let k = "((n * $1 + total - 1) / total)"
+        let picked = "SELECT key FROM (\(numbered)) AS numbered WHERE total <= $1 OR (\(k) < $1 AND \(k) * total / $1 = n)"
+        return "SELECT d.key, d.body::text FROM \(table) AS d JOIN (\(picked)) AS picked ON picked.key = d.key ORDER BY d.key"
+    }
+
     /// The largest key of an integer-keyed collection (NULL when empty).
     public static func largestKey(_ collection: String) -> String {
         "SELECT max(key) FROM \(quoteIdentifier(collection))"
