@@ -84,6 +84,11 @@ public final class DocumentStore: Sendable {
     ///   case the file is left untouched.
     public init(path: String, readOnly: Bool = false, busyTimeout: Duration = .seconds(5),
                 damagedLog: DamagedLogHandling = .refuse) throws {
+        // SQLite's name for a database in memory would give each connection a
+        // database of its own: reads would not see writes.
+        if path == ":memory:" {
+            throw DocStoreError.cannotOpen(path: path, reason: "\":memory:\" names no file; for a store in memory use DocumentStore.inMemory()")
+        }
         self.path = path
         self.isReadOnly = readOnly
         let (state, setAside) = try StoreFile.inspect(path: path, readOnly: readOnly, busyTimeout: busyTimeout,

@@ -45,6 +45,13 @@ public enum REPLLauncher {
             try SampleData.load(into: store)
             return store
         }
+        // sqlite3's name for a database in memory: an empty one, as there.
+        // Opened as a file path, its reading connections each had a database
+        // of their own, and the first query after an insert failed.
+        if path == ":memory:" {
+            if arguments.readOnly { throw CommandError("--read-only needs a store file; an in-memory store is never saved anyway") }
+            return try DocumentStore.inMemory()
+        }
         if arguments.readOnly, !FileManager.default.fileExists(atPath: path) {
             throw CommandError("cannot open \(path) read-only: no such file")
         }

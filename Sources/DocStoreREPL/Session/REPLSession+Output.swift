@@ -36,6 +36,10 @@ extension REPLSession {
             switch command {
             case .headers(let on):
                 outputSettings.headers = on
+            case .output(let path?) where outputSettings.file.map({ FileIdentity.same($0.path, path) }) == true:
+                // Opened anew, the file lost the results it already held
+                // (`.once` and `.export` to it are refused; helper-56).
+                console.write("results already go to \(path), which keeps what it holds (.output alone ends it, and puts it in place)\n")
             case .output(let path):
                 try closeOutputFile()
                 if let path {

@@ -8,6 +8,37 @@ import Testing
 /// results that went to the same file).
 @Suite("Fault: a command on the file results go to")
 struct OutputClashTests {
+    /// `.output F` again while results go to F (through another spelling of
+    /// it too) opened F anew: the results it held were lost (helper-56).
+    @Test func outputToTheFileItAlreadyWritesKeepsItsResults() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("s.sqlite").path
+        let out = directory.appendingPathComponent("out.txt").path
+        let again = directory.path + "/../" + directory.lastPathComponent + "/out.txt"
+        let run = try runProcess(try docstoreBinary(), [store], input: """
+            p.insert([{"id": 1}, {"id": 2}])
+            .output \(out)
+            p.count()
+            .output \(again)
+            p.keys()
+            .output
+
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "2\n[1, 2]\n")
+        #expect(run.stderr.contains("results already go to \(again), which keeps what it holds"), "\(run.stderr)")
+    }
+
+    /// `docstore :memory:`, as sqlite3 takes it: an empty store in memory. Its
+    /// reading connections each had a database of their own, so the first
+    /// query after an insert failed with "no such table".
+    @Test func memoryNamesAnEmptyStoreInMemory() throws {
+        let run = try runProcess(try docstoreBinary(), [":memory:", "--mode", "ndjson"], input: #"p.insert([{"id": 1}])"# + "\np.count()\n.collections\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("1\n"), "\(run.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/:memory:"))
+    }
     @Test func aCommandOnTheFileResultsGoToIsRefused() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

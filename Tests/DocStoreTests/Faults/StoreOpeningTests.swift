@@ -16,6 +16,13 @@ struct StoreOpeningTests {
 
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    /// SQLite's ":memory:" as a path gave each connection a database of its
+    /// own, so reads did not see writes: refused, naming `inMemory()`.
+    @Test func memoryAsAPathIsRefusedWithTheWayToAStoreInMemory() throws {
+        let refused = try #require(throws: DocStoreError.self) { try DocumentStore(path: ":memory:") }
+        #expect(refused.description.contains("for a store in memory use DocumentStore.inMemory()"), "\(refused)")
+    }
+
     @Test func aReleasedStoreLeavesEverythingInItsMainFile() throws {
         let (path, directory) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
