@@ -52,9 +52,25 @@ public enum PostgresStoreError: LocalizedError, Sendable {
                 detail: nil, hint: nil, collection: collection)
     }
 
+    /// The pool's error when it stopped trying to connect after failures in a
+    /// row (its circuit breaker): it was shown as
+    /// `ConnectionPoolError(base: …connectionCreationCircuitBreakerTripped)`
+    /// (helper-56). Its type lives in an underscored module of postgres-nio,
+    /// so it is known by name.
+    static func isPoolGivingUp(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError")
+    }
+
+    /// No connection to the server could be made: SQLSTATE 08001.
+    static func noConnection(collection: String?) -> PostgresStoreError {
+        .server(sqlState: "08001", message: "no connection to the server could be made (it stopped, or can't be reached), after trying for a while; nothing was run",
+                detail: nil, hint: "Start the server (or mend the network), then run the command again; the pool waits a little after failures before it connects again.", collection: collection)
+    }
+
     /// A postgres-nio error as DocStore reports it: a unique violation on a key
     /// is a duplicate key; anything else keeps the server's fields.
     static func from(_ error: any Error, collection: String?, key: DocumentKey? = nil) -> any Error {
+        if isPoolGivingUp(error) { return noConnection(collection: collection) }
         guard let psql = error as? PSQLError else { return error }
         guard let info = psql.serverInfo else {
             // The connection went away (the server stopped, the backend was
