@@ -255,6 +255,9 @@ enum DotCommandParser {
             return ParsedCommand(.watch(parsed.command), warnings: parsed.warnings)
         case .empty:
             throw REPLSyntaxError(".watch needs a query, \(example)", at: name.end)
+        case .pipeline:
+            // Said, where the README's "any read" promised more (helper-55).
+            throw REPLSyntaxError(".watch doesn't watch groups, joins or computed values yet, only a collection's documents, count, aggregate or get, \(example)", at: name.end)
         default:
             throw REPLSyntaxError(".watch takes a query (a collection's documents, count, aggregate or get), \(example)", at: name.end)
         }

@@ -25,6 +25,8 @@ struct WatchCommandTests {
         #expect(parseError(".watch")?.message.contains(".watch needs a query, such as .watch players") == true)
         #expect(parseError(".watch .collections")?.message.contains(".watch takes a query") == true)
         #expect(parseError(".watch .explain players")?.message.contains("can't watch .explain") == true)
+        #expect(parseError(#".watch players.group(by: \.teamId) { (n: $0.count()) }"#)?.message
+            .contains(".watch doesn't watch groups, joins or computed values yet") == true)
         // A mistake in the query is located in the line as typed.
         #expect(parseError(".watch players.filter { $0.id == }")?.location.column == 34)
     }
