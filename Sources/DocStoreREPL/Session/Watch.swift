@@ -78,6 +78,8 @@ extension REPLSession {
                 break
             }
             let (result, error) = mailbox.take(waitingUpTo: 50)
+            // ctrl-C meanwhile: the run it interrupted failed for that alone.
+            if runner.interruption.isRequested { continue }
             if result != nil, watchedCollectionWasDropped(read) {
                 outcome = .failed
                 break
