@@ -69,7 +69,7 @@ extension PostgresURL {
         } catch let error as PSQLError where error.serverInfo == nil {
             let place = configuration.unixSocketPath.map { "the socket \($0)" }
                 ?? "\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)"
-            throw PostgresStoreError.unreachable(place, reason: error.underlying.map { "\($0)" } ?? "\(error.code)")
+            throw PostgresStoreError.unreachable(place, reason: error.underlying.map(connectFailure) ?? "\(error.code)")
         } catch {
             throw PostgresStoreError.from(error, collection: nil)
         }
@@ -78,6 +78,21 @@ extension PostgresURL {
         let checksClients = (try? await connection.query(setting, logger: PostgresSession.logger)) != nil
         try? await connection.close()
         return checksClients
+    }
+
+    /// Why a connection could not be made, in the operating system's words
+    /// ("Connection refused"): NIO's own text named its internals, as in
+    /// `connect(descriptor:addr:size:): No such file or directory) (errno: 2)`
+    /// and `SingleConnectionFailure(target: [IPv4]…)` (helper-56).
+    static func connectFailure(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        if let failures = error as? NIOConnectionError {
+            let reasons = failures.connectionErrors.map { connectFailure($0.error) }
+            if let reason = Set(reasons).count == 1 ? reasons.first : nil { return reason }
+            if !reasons.isEmpty { return reasons.joined(separator: "; ") }
+            if let dns = failures.dnsAError ?? failures.dnsAAAAError { return "the host name can't be resolved (\(dns))" }
+        }
+        return "\(error)"
     }
 
     /// How often, in milliseconds, the server checks that the client of a

@@ -207,7 +207,9 @@ extension PostgresTests {
             let cases = [
                 ("postgres://docstore@/no_such_db?host=\(server.directory)", #"database "no_such_db" does not exist [SQLSTATE 3D000]"#),
                 ("postgres://no_such_role@/postgres?host=\(server.directory)", #"role "no_such_role" does not exist"#),
-                ("postgres://docstore@/postgres?host=\(server.directory)/missing", "Can't connect to PostgreSQL at the socket \(server.directory)/missing/.s.PGSQL.5432"),
+                // In the system's words, not NIO's (helper-56).
+                ("postgres://docstore@/postgres?host=\(server.directory)/missing", "Can't connect to PostgreSQL at the socket \(server.directory)/missing/.s.PGSQL.5432: No such file or directory."),
+                ("postgres://docstore@127.0.0.1:1/postgres", "Can't connect to PostgreSQL at 127.0.0.1:1: Connection refused."),
             ]
             for (url, expected) in cases {
                 do {
