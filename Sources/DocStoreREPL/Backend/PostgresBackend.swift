@@ -364,19 +364,8 @@ final class PostgresBackend: REPLBackend {
                 }
             }
         case .pipeline(let name, let pipeline, .rows):
-            let columns = try self.columns(name, pipeline)
-            let noun = columns == nil ? "document" : "row"
-            return ResultStream(columns: columns?.map(\.header), noun: noun, isLimited: pipeline.isLimited) { body in
-                var count = 0
-                try self.forEachRow(name, pipeline) { row in
-                    try interruption.check("interrupted after \(CommandResult.plural(count, noun))")
-                    if let columns {
-                        try body(.row(columns.map { row.value(at: $0.path) ?? .null }))
-                    } else {
-                        try body(.document(row))
-                    }
-                    count += 1
-                }
+            return ResultStream.pipelineRows(pipeline, columns: try columns(name, pipeline), interruption: interruption) { body in
+                try self.forEachRow(name, pipeline, body)
             }
         default:
             return nil

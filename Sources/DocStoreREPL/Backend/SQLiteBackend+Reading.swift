@@ -40,19 +40,8 @@ extension SQLiteBackend {
             }
         case .pipeline(let name, let pipeline, .rows):
             let collection = store.collection(named: name)
-            let columns = try collection.columns(of: pipeline)
-            return ResultStream(columns: columns?.map(\.header), noun: columns == nil ? "document" : "row",
-                                isLimited: pipeline.isLimited) { body in
-                var count = 0
-                try collection.forEachRow(pipeline) { row in
-                    try interruption.check("interrupted after \(CommandResult.plural(count, columns == nil ? "document" : "row"))")
-                    if let columns {
-                        try body(.row(columns.map { row.value(at: $0.path) ?? .null }))
-                    } else {
-                        try body(.document(row))
-                    }
-                    count += 1
-                }
+            return ResultStream.pipelineRows(pipeline, columns: try collection.columns(of: pipeline), interruption: interruption) { body in
+                try collection.forEachRow(pipeline, body)
             }
         default:
             return nil

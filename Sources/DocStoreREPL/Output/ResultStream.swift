@@ -48,3 +48,26 @@ struct ResultStream {
     /// Calls `body` with each item in order; stops at the first error.
     var forEach: ((ResultItem) throws -> Void) throws -> Void
 }
+
+extension ResultStream {
+    /// A group's, join's or computed select's rows, as either backend reads
+    /// them (`forEachRow` calls its body with each pipeline row): under the
+    /// pipeline's columns, or documents when it has none; ctrl-C stops it
+    /// between rows.
+    static func pipelineRows(_ pipeline: QueryPipeline, columns: [(header: String, path: FieldPath)]?, interruption: Interruption,
+                             forEachRow: @escaping (_ body: (JSONValue) throws -> Void) throws -> Void) -> ResultStream {
+        let noun = columns == nil ? "document" : "row"
+        return ResultStream(columns: columns?.map(\.header), noun: noun, isLimited: pipeline.isLimited) { body in
+            var count = 0
+            try forEachRow { row in
+                try interruption.check("interrupted after \(CommandResult.plural(count, noun))")
+                if let columns {
+                    try body(.row(columns.map { row.value(at: $0.path) ?? .null }))
+                } else {
+                    try body(.document(row))
+                }
+                count += 1
+            }
+        }
+    }
+}

@@ -55,14 +55,7 @@ extension PostgresREPLTests {
             let binary = try docstoreBinary()
             let setUp = try runProcess(binary, [url, "-c", #"players.insert([{"id": 1}, {"id": 2}])"#])
             #expect(setUp.status == 0, "\(setUp.stderr)")
-            let watching = try PipedSession([url, "-c", ".watch players.count()"])
-            #expect(watching.availableOutput() == "2\n")
-            let drop = try runProcess(binary, [url, "-c", ".drop players"])
-            #expect(drop.status == 0, "\(drop.stderr)")
-            let ended = try #require(watching.ended(within: 20), "the watch went on after the drop")
-            #expect(ended.status == 1)
-            #expect(ended.stdout.isEmpty, "no result for a dropped collection: \(ended.stdout)")
-            #expect(ended.stderr.contains(#"error at line 1: another session dropped "players" (stopped watching); watch it again once it is made anew"#), "\(ended.stderr)")
+            try expectAWatchStopsWhenAnotherProcessDrops("players", in: url, watching: "players.count()", firstResult: "2\n")
         }
 
         /// The collection a watched query's subquery reads is dropped: the
@@ -75,14 +68,8 @@ extension PostgresREPLTests {
             let setUp = try runProcess(binary, [url, "-c", #"players.insert([{"id": 1, "teamId": 1}, {"id": 2, "teamId": 2}])"#,
                                                 "-c", #"teams.insert([{"id": 1, "city": "Boston"}])"#])
             #expect(setUp.status == 0, "\(setUp.stderr)")
-            let watching = try PipedSession([url, "-c", #".watch players.filter { $0.teamId.in(teams.filter { $0.city == "Boston" }) }.count()"#])
-            #expect(watching.availableOutput() == "1\n")
-            let drop = try runProcess(binary, [url, "-c", ".drop teams"])
-            #expect(drop.status == 0, "\(drop.stderr)")
-            let ended = try #require(watching.ended(within: 20), "the watch went on after the drop")
-            #expect(ended.status == 1)
-            #expect(ended.stderr.contains(#"error at line 1: another session dropped "teams" (stopped watching)"#), "\(ended.stderr)")
-            #expect(!ended.stderr.contains("SQLSTATE"), "\(ended.stderr)")
+            try expectAWatchStopsWhenAnotherProcessDrops("teams", in: url, watching: #"players.filter { $0.teamId.in(teams.filter { $0.city == "Boston" }) }.count()"#,
+                                                         firstResult: "1\n")
         }
     }
 }

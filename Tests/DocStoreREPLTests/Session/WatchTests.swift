@@ -125,14 +125,7 @@ struct WatchProcessTests {
     func aWatchStopsWhenAnotherProcessDropsTheCollection() throws {
         let (path, directory, _) = try makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let watching = try PipedSession([path, "-c", ".watch players.count()"])
-        #expect(watching.availableOutput() == "3\n")
-        let drop = try runProcess(try docstoreBinary(), [path, "-c", ".drop players"])
-        #expect(drop.status == 0, "\(drop.stderr)")
-        let ended = try #require(watching.ended(within: 20), "the watch went on after the drop")
-        #expect(ended.status == 1)
-        #expect(ended.stdout.isEmpty, "no result for a dropped collection: \(ended.stdout)")
-        #expect(ended.stderr.contains(#"error at line 1: another session dropped "players" (stopped watching); watch it again once it is made anew"#), "\(ended.stderr)")
+        try expectAWatchStopsWhenAnotherProcessDrops("players", in: path, watching: "players.count()", firstResult: "3\n")
     }
 
     /// A watch shows as many rows as `.maxrows` lets a result at the prompt
