@@ -33,7 +33,7 @@ extension DocumentStore {
         guard let path, Self.hasMoved(db) else { return }
         // The log goes into the moved file now, not at close only: a process
         // killed before it closes would leave it beside the path.
-        if !db.isInsideTransaction { try? db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        if !db.isInsideTransaction { Self.foldLog(db) }
         throw DocStoreError.storeFileMoved(path: path)
     }
 
@@ -46,10 +46,15 @@ extension DocumentStore {
     /// closes, after its readers.
     func foldLogIfMoved() {
         guard path != nil, !isReadOnly else { return }
-        try? writer.writeWithoutTransaction { db in
-            guard Self.hasMoved(db) else { return }
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        writer.writeWithoutTransaction { db in
+            if Self.hasMoved(db) { Self.foldLog(db) }
         }
+    }
+
+    /// Checkpoints the log into the open file and empties it (best effort: a
+    /// reader's snapshot may keep part of it until it ends).
+    private static func foldLog(_ db: Database) {
+        try? db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     private static func hasMoved(_ db: Database) -> Bool {

@@ -20,6 +20,15 @@ final class CommandRunner {
     /// At most how many documents a query without `.limit` shows (interactive
     /// sessions), or nil for all of them.
     var displayLimit: Int?
+
+    /// Runs `body` with ``displayLimit`` set to `limit` (nil: every row, as a
+    /// file gets), then puts it back.
+    func withDisplayLimit<R>(_ limit: Int?, _ body: () throws -> R) rethrows -> R {
+        let saved = displayLimit
+        displayLimit = limit
+        defer { displayLimit = saved }
+        return try body()
+    }
     /// Where notes beside a result go (the session's stderr), or nil.
     var notes: TextOutput?
     /// Whether the last `.check` found the store (or collection) healthy: its

@@ -174,9 +174,10 @@ extension REPLSession {
 
     private func print(_ command: REPLCommand, to sink: ByteSink, onScreen: Bool) throws -> PrintedSummary {
         // A file gets every row: the display limit is the screen's.
-        let displayLimit = runner.displayLimit
-        if !onScreen { runner.displayLimit = nil }
-        defer { runner.displayLimit = displayLimit }
+        try runner.withDisplayLimit(onScreen ? runner.displayLimit : nil) { try printUnlimitedInFiles(command, to: sink, onScreen: onScreen) }
+    }
+
+    private func printUnlimitedInFiles(_ command: REPLCommand, to sink: ByteSink, onScreen: Bool) throws -> PrintedSummary {
         let settings = formatSettings(onScreen: onScreen, mode: options.mode)
         if let stream = try runner.stream(command) {
             // A long result is cut on a terminal's screen only, and only when
@@ -248,10 +249,7 @@ extension REPLSession {
                     let printed = try StreamPrinter(settings: settings).print(stream, backend: backend, to: file)
                     count = "\(Self.grouped(printed.count)) \(stream.noun)\(printed.count == 1 ? "" : "s")"
                 } else {
-                    let displayLimit = runner.displayLimit
-                    runner.displayLimit = nil
-                    defer { runner.displayLimit = displayLimit }
-                    var result = try runner.run(query)
+                    var result = try runner.withDisplayLimit(nil) { try runner.run(query) }
                     if case .message(let text) = result {
                         // A get that found nothing: said on the screen; the file holds no document.
                         console.write(text + "\n")

@@ -9,8 +9,9 @@ extension REPLSession {
     /// (``DocStorePostgres/PostgresCollection/changes()``, `LISTEN`/`NOTIFY`,
     /// no polling); after each, the command runs again on this thread, exactly
     /// as at the prompt, and its result is printed when it changed.
-    func watch(_ command: REPLCommand, collection: String, query: DocumentQuery, on backend: PostgresBackend) -> FeedResult {
-        let read = PostgresCompiler.subqueryCollections(of: query.condition).union([collection]).sorted()
+    ///
+    /// - Parameter read: The collections the query reads (its own and its subqueries').
+    func watch(_ command: REPLCommand, reading read: [String], on backend: PostgresBackend) -> FeedResult {
         let store = backend.store
         let signal = WatchSignal()
         // Listening starts before the first run: no commit falls in between.
@@ -44,12 +45,18 @@ extension REPLSession {
         let status = options.interactive ? output : errors
         status.write(style(for: status).apply(.dim, "watching: printed again after each change "
             + "(other processes' too: PostgreSQL notifies them); ctrl-C stops") + "\n")
+        let outcome = runner.withDisplayLimit(watchedRowLimit) { runUntilStopped(command, reading: read, signal: signal, status: status) }
+        runner.interruption.reset()
+        return outcome
+    }
+
+    /// Runs the command, then again after each change `signal` tells of,
+    /// printing each result that differs from the last, until ctrl-C, an
+    /// error or a drop of a collection the query reads.
+    private func runUntilStopped(_ command: REPLCommand, reading read: [String], signal: WatchSignal, status: TextOutput) -> FeedResult {
         var last: CommandResult?
         var runsAgain = true
         var outcome = FeedResult.done
-        let displayLimit = runner.displayLimit
-        runner.displayLimit = watchedRowLimit
-        defer { runner.displayLimit = displayLimit }
         while true {
             if runner.interruption.isRequested {
                 status.write((options.interactive ? "\n" : "") + "stopped watching\n")
@@ -83,7 +90,6 @@ extension REPLSession {
             }
             runsAgain = changed
         }
-        runner.interruption.reset()
         return outcome
     }
 }

@@ -33,7 +33,7 @@ extension REPLSession {
         }
         let read = PostgresCompiler.subqueryCollections(of: query.condition).union([collection]).sorted()
         if let postgres = backend as? PostgresBackend {
-            return watch(command, collection: collection, query: query, on: postgres)
+            return watch(command, reading: read, on: postgres)
         }
         guard let store else {
             report("error: .watch is not available on \(backend.kind.name)")
