@@ -19,6 +19,9 @@ import Synchronization
 /// (``PostgresCollection/values(_:)``).
 public final class PostgresDocumentStore: Sendable {
     let client: PostgresClient
+    /// How to reach the server, for a connection made outside the pool
+    /// (``checkServer(timeout:)``).
+    private let configuration: PostgresClient.Configuration
     /// The database's name, for messages ("the store postgres:///app …").
     let label: String
     private let runner: Task<Void, Never>
@@ -60,6 +63,7 @@ public final class PostgresDocumentStore: Sendable {
         }
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSession.logger)
         self.client = client
+        self.configuration = configuration
         label = "postgres:///" + (configuration.database ?? configuration.username)
         runner = Task { await client.run() }
         changeHub = PostgresChangeHub(client: client)
@@ -98,6 +102,23 @@ public final class PostgresDocumentStore: Sendable {
 
     deinit {
         runner.cancel()
+    }
+
+    /// Connects to the server once, outside the store's pool, and closes the
+    /// connection: throws at once when the server can't be reached.
+    ///
+    /// A call waiting for one of the pool's connections waits while the pool
+    /// tries again and again to connect, for about a minute after the server
+    /// went away, before it fails with SQLSTATE 08001. An interactive tool
+    /// can ask this meanwhile and tell its user why, in seconds.
+    ///
+    /// - Throws: ``PostgresStoreError/unreachable(_:reason:)`` when nothing
+    ///   answers in `timeout` (the system's reason: "Connection refused", "No
+    ///   such file or directory"), or the server's own error when it refuses
+    ///   the connection (starting up, shutting down, no such database).
+    public func checkServer(timeout: Duration = .seconds(5)) async throws {
+        let connection = try await PostgresURL.connectOnce(configuration, timeout: timeout)
+        try? await connection.close()
     }
 
     /// Closes every connection. Calls made afterwards fail.

@@ -53,6 +53,18 @@ extension PostgresURL {
     ///   14 and later on Linux, macOS and the BSDs; an older server refuses the
     ///   setting, which would fail every connection).
     static func checkConnection(_ configuration: PostgresClient.Configuration) async throws -> Bool {
+        let connection = try await connectOnce(configuration, timeout: .seconds(10))
+        // A constant of ours, in the text: SET takes no bound parameter.
+        let setting = PostgresQuery(unsafeSQL: "SET client_connection_check_interval = \(clientCheckInterval)")
+        let checksClients = (try? await connection.query(setting, logger: PostgresSession.logger)) != nil
+        try? await connection.close()
+        return checksClients
+    }
+
+    /// One connection made directly, not through a pool: its failure is the
+    /// server's reason, or the system's words for a server not there
+    /// (``PostgresStoreError/unreachable(_:reason:)``), within `timeout`.
+    static func connectOnce(_ configuration: PostgresClient.Configuration, timeout: Duration) async throws -> PostgresConnection {
         var direct: PostgresConnection.Configuration
         if let socket = configuration.unixSocketPath {
             direct = .init(unixSocketPath: socket, username: configuration.username,
@@ -62,10 +74,9 @@ extension PostgresURL {
                            password: configuration.password, database: configuration.database,
                            tls: .prefer(try .init(configuration: .makeClientConfiguration())))
         }
-        direct.options.connectTimeout = .seconds(10)
-        let connection: PostgresConnection
+        direct.options.connectTimeout = .init(timeout)
         do {
-            connection = try await PostgresConnection.connect(configuration: direct, id: 0, logger: PostgresSession.logger)
+            return try await PostgresConnection.connect(configuration: direct, id: 0, logger: PostgresSession.logger)
         } catch let error as PSQLError where error.serverInfo == nil {
             let place = configuration.unixSocketPath.map { "the socket \($0)" }
                 ?? "\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)"
@@ -73,11 +84,6 @@ extension PostgresURL {
         } catch {
             throw PostgresStoreError.from(error, collection: nil)
         }
-        // A constant of ours, in the text: SET takes no bound parameter.
-        let setting = PostgresQuery(unsafeSQL: "SET client_connection_check_interval = \(clientCheckInterval)")
-        let checksClients = (try? await connection.query(setting, logger: PostgresSession.logger)) != nil
-        try? await connection.close()
-        return checksClients
     }
 
     /// Why a connection could not be made, in the operating system's words

@@ -11,8 +11,12 @@ import Synchronization
 enum AsyncBridge {
     /// The result of `work`, waiting for it; ctrl-C (`interruption`) cancels
     /// the task, which then ends with its cancellation error.
+    ///
+    /// - Parameter stuck: Asked now and then while `work` runs long (see
+    ///   ``ServerWatch``): an error it returns cancels `work` and is thrown
+    ///   in place of the cancellation's.
     static func wait<Value: Sendable>(
-        interruption: Interruption? = nil, _ work: @escaping @Sendable () async throws -> Value
+        interruption: Interruption? = nil, stuck: Check? = nil, _ work: @escaping @Sendable () async throws -> Value
     ) throws -> Value {
         let done = DispatchSemaphore(value: 0)
         let outcome = ResultBox<Value>()
@@ -20,14 +24,68 @@ enum AsyncBridge {
             do { outcome.set(.success(try await work())) } catch { outcome.set(.failure(error)) }
             done.signal()
         }
+        let watch = stuck.map { CheckRun($0, task: task) }
+        defer { watch?.end() }
         // Wakes up now and then to see ctrl-C: a long statement is cancelled.
         while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             if interruption?.isRequested == true { task.cancel() }
+            watch?.tick()
         }
         guard let result = outcome.get() else {
             throw CommandError("internal error: an async call ended without a result")
         }
+        if case .failure = result, let reason = watch?.reason { throw reason }
         return try result.get()
+    }
+
+    /// A question asked while work runs long: why it can't go on, or nil.
+    struct Check: Sendable {
+        /// How long the work runs before the first time (asked as the work
+        /// starts), and between two times.
+        var first: @Sendable () -> Duration, interval: Duration
+        var ask: @Sendable () async -> (any Error)?
+    }
+
+    /// A ``Check`` asked for one wait, from the waiting thread's ticks.
+    private final class CheckRun: Sendable {
+        private let check: Check
+        private let task: Task<Void, Never>
+        private let clock = ContinuousClock()
+        private struct State {
+            var next: ContinuousClock.Instant
+            var asking: Task<Void, Never>?
+            var reason: (any Error)?
+        }
+        private let state: Mutex<State>
+
+        init(_ check: Check, task: Task<Void, Never>) {
+            self.check = check
+            self.task = task
+            state = Mutex(State(next: ContinuousClock.now + check.first()))
+        }
+
+        var reason: (any Error)? { state.withLock { $0.reason } }
+
+        /// Asks the check when it is time and it isn't being asked already.
+        func tick() {
+            let now = clock.now
+            state.withLock { state in
+                guard state.asking == nil, state.reason == nil, now >= state.next else { return }
+                state.asking = Task { [self, check, task] in
+                    let reason = await check.ask()
+                    self.state.withLock { state in
+                        state.asking = nil
+                        state.next = ContinuousClock.now + check.interval
+                        if let reason, state.reason == nil { state.reason = reason }
+                    }
+                    if reason != nil { task.cancel() }
+                }
+            }
+        }
+
+        func end() {
+            state.withLock { $0.asking }?.cancel()
+        }
     }
 }
 

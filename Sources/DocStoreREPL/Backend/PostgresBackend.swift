@@ -20,6 +20,7 @@ final class PostgresBackend: REPLBackend {
     init(store: PostgresDocumentStore, readOnly: Bool) {
         self.store = store
         isReadOnly = readOnly
+        ServerWatch.watch(store)
     }
 
     /// Whether a store argument names a PostgreSQL database rather than a file.
@@ -45,6 +46,7 @@ final class PostgresBackend: REPLBackend {
     /// Closes the connections (the session is over).
     func close() {
         let store = store
+        ServerWatch.unwatch(store)
         _ = try? Self.wait { await store.close() }
     }
 
@@ -53,7 +55,7 @@ final class PostgresBackend: REPLBackend {
     static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
         do {
             // ctrl-C cancels the task, and with it the server's statement.
-            return try AsyncBridge.wait(interruption: .terminal) {
+            return try AsyncBridge.wait(interruption: .terminal, stuck: ServerWatch.check) {
                 try await PostgresStatementCancel.$isWanted.withValue(true) { try await work() }
             }
         } catch let error as PostgresStoreError {
@@ -87,15 +89,17 @@ final class PostgresBackend: REPLBackend {
         // several times a command, and a script of thousands of commands
         // took twice as long asking the server each time.
         let now = ContinuousClock.now
+        // A failed read is kept as long: with the server gone, each read
+        // waited for ``ServerWatch`` to find out, several times a command.
         if let (version, readAt) = catalogVersionRead.withLock({ $0 }), now - readAt < .milliseconds(250) { return version }
         let store = store
         let version = try? Self.wait { try await store.catalogVersion() }
-        catalogVersionRead.withLock { $0 = version.map { ($0, now) } }
+        catalogVersionRead.withLock { $0 = (version, now) }
         return version
     }
 
-    /// The last ``changesByOthers()`` read, and when.
-    private let catalogVersionRead = Mutex<(Int64, ContinuousClock.Instant)?>(nil)
+    /// The last ``changesByOthers()`` read (nil when it failed), and when.
+    private let catalogVersionRead = Mutex<(Int64?, ContinuousClock.Instant)?>(nil)
 
     func get(_ name: String, _ key: DocumentKey) throws -> JSONValue? {
         let collection = collection(name)

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+extension PostgresREPLTests {
+    /// A command typed after the server stopped gave no prompt for about 70 s
+    /// (postgres-nio's pool tries to connect again and again for a minute),
+    /// then an error about a pool (helper-56). A real server of its own,
+    /// stopped under a real session.
+    @Suite("Fault: the server stops under a session", .serialized)
+    struct ServerGoneTests {
+        @Test(.timeLimit(.minutes(3))) func aCommandAfterTheServerStoppedFailsInSecondsSayingWhy() throws {
+            let server = try PostgresREPLServer.start()
+            defer { server.stop() }
+            let url = "postgres://docstore@/postgres?host=\(server.directory)"
+            let session = try PipedSession([url])
+            try session.send(#"c.insert({"id": 1})"# + "\nc.count()\n")
+            var output = ""
+            let deadline = Date().addingTimeInterval(30)
+            while !output.split(separator: "\n").contains("1"), Date() < deadline { output += session.availableOutput() }
+            try #require(output.split(separator: "\n").contains("1"), "the session never counted: \(output)")
+
+            server.stop()
+            let sent = Date()
+            try session.send("c.count()\n")
+            let ended = session.ended(within: 20)
+            let seconds = Date().timeIntervalSince(sent)
+            let result = try #require(ended, "the command still waited 20 s after the server stopped")
+            #expect(result.status == 1)
+            #expect(seconds < 15, "\(seconds) s")
+            #expect(result.stderr.contains("Can't connect to PostgreSQL at the socket \(server.directory)/.s.PGSQL.5432: No such file or directory"),
+                    "\(result.stderr)")
+        }
+    }
+}
