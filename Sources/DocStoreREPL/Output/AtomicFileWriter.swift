@@ -205,11 +205,18 @@ struct AtomicFileWriter: ~Copyable {
             var target = path
             if status.st_mode & S_IFMT == S_IFLNK {
                 // Writing through a link replaces the file it points to, as `>` in a shell does.
-                guard stat(path, &status) == 0, let resolved = realpath(path, nil) else {
+                guard stat(path, &status) == 0 else {
                     throw CommandError("cannot write \(path): it is a symbolic link to nothing (\(reason(errno)))")
                 }
-                target = String(cString: resolved)
-                free(resolved)
+                // /dev/stdout on a pipe leads to /proc/self/fd/1, a link to
+                // "pipe:[…]", which stat follows and no path names: the pipe
+                // is refused below as what it is, not as a link to nothing.
+                if let resolved = realpath(path, nil) {
+                    target = String(cString: resolved)
+                    free(resolved)
+                } else if status.st_mode & S_IFMT == S_IFREG {
+                    throw CommandError("cannot write \(path): it is a symbolic link to nothing (\(reason(errno)))")
+                }
             }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
@@ -229,6 +236,7 @@ struct AtomicFileWriter: ~Copyable {
                 let kind = target == path ? "a directory" : "a symbolic link to a directory"
                 throw CommandError("cannot write \(path): it is \(kind), which is left as it is; name a file (such as \((path as NSString).appendingPathComponent("export.ndjson")))")
             default:
+                try refuseStandardStream(status, requested: path, kind: "not a regular file but")
                 throw CommandError("cannot write \(path): it is not a regular file (a device, a pipe or a socket), which is left as it is")
             }
         }
@@ -280,13 +288,16 @@ extension AtomicFileWriter {
     /// Refuses the file the REPL's standard input, output or error is (`/dev/stdout`,
     /// `/proc/self/fd/1`, or the log a shell redirected output into): replacing it
     /// would cut what the shell already wrote there, and what it writes after.
-    static func refuseStandardStream(_ status: stat, requested: String) throws {
+    static func refuseStandardStream(_ status: stat, requested: String, kind: String = "") throws {
         let streams: [(Int32, String)] = [(STDIN_FILENO, "input"), (STDOUT_FILENO, "output"), (STDERR_FILENO, "error")]
         for (descriptor, name) in streams {
             var stream = stat()
             guard fstat(descriptor, &stream) == 0, stream.st_dev == status.st_dev, stream.st_ino == status.st_ino else { continue }
             let advice = descriptor == STDIN_FILENO ? "name another file"
                 : "results already go to standard output without .output or .once (messages to standard error); or name another file"
+            if !kind.isEmpty {
+                throw CommandError("cannot write \(requested): it is \(kind) what this REPL's standard \(name) is connected to (a pipe or a terminal); \(advice)")
+            }
             throw CommandError("cannot write \(requested): it is the file this REPL's standard \(name) is connected to, which replacing would cut short; \(advice)")
         }
     }

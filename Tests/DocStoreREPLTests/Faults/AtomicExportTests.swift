@@ -178,4 +178,19 @@ struct AtomicExportTests {
             #expect(try tree() == ["log.txt"])
         }
     }
+
+    /// Standard output a pipe: /dev/stdout leads to /proc/self/fd/1, a link
+    /// to "pipe:[…]" that no path names, and the refusal said "a symbolic
+    /// link to nothing", which sent the user looking for a broken link.
+    @Test func standardOutputOnAPipeIsRefusedAsWhatItIs() throws {
+        let binary = try docstoreBinary().path
+        for target in ["/dev/stdout", "/proc/self/fd/1"] {
+            let script = "printf '.once \(target)\\nplayers.count()\\n' | '\(binary)' | cat; echo \"status ${PIPESTATUS[1]}\""
+            let run = try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+            #expect(run.stdout == "status 1\n", "\(target): \(run.stdout)")
+            #expect(run.stderr.contains("cannot write \(target): it is not a regular file but what this REPL's standard output is connected to (a pipe or a terminal)"),
+                    "\(target): \(run.stderr)")
+            #expect(try tree().isEmpty)
+        }
+    }
 }
