@@ -6,6 +6,7 @@
 #     Benchmarks/scripts/postgres-bench.sh workload [N] [--rounds R]   # W1–W9, DocStore vs SQL by hand
 #     Benchmarks/scripts/postgres-bench.sh memory [N...]                 # peak memory of a 1M fetch/forEach
 #     Benchmarks/scripts/postgres-bench.sh copy [N]                      # docstore copy vs psql \copy
+#     Benchmarks/scripts/postgres-bench.sh repl-memory [N]               # the REPL printing N and 10 N rows
 #
 # The server: Tests/DocStoreTests/Postgres/Server/postgres-test-server.sh (initdb
 # into a temporary directory, a Unix socket in it only, fsync=off — the
@@ -19,6 +20,12 @@
 #             file, sent as one COPY FROM STDIN a page, verified by count and checksum)
 #   psql      `\copy players(body) FROM 'players.ndjson'` into
 #             (key bigint GENERATED ALWAYS AS ((body ->> 'id')::bigint) STORED PRIMARY KEY, body jsonb)
+#
+# repl-memory: N and 10 N players (default 100 000) imported with the REPL's
+# `.import` (untimed), then the peak resident memory (/usr/bin/time's %M) of
+# `docstore URL --mode ndjson -c QUERY > file` for a query's documents, a
+# select's rows and a join's rows, each in a fresh process; the rows printed
+# are counted. Flat: the 10 N figure within 1.2x of the N one.
 # DOCSTORE names the docstore binary (default .build/release/docstore), BENCH the
 # docstore-bench binary (default Benchmarks/.build/release/docstore-bench).
 set -euo pipefail
@@ -46,19 +53,9 @@ psql_bin=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | sort 
 run_psql() { "$psql_bin" -X -q -v ON_ERROR_STOP=1 -h "$server" -U docstore "$@"; }
 echo "server: $(run_psql -d postgres -At -c 'SHOW server_version'), socket in $server" >&2
 
-case "$mode" in
-workload)
-    [ -x "$BENCH" ] || { echo "no docstore-bench at $BENCH: swift build -c release --package-path Benchmarks" >&2; exit 1; }
-    "$BENCH" --postgres "$url" "$@"
-    ;;
-memory)
-    [ -x "$BENCH" ] || { echo "no docstore-bench at $BENCH: swift build -c release --package-path Benchmarks" >&2; exit 1; }
-    "$BENCH" --postgres-memory "$url" "$@"
-    ;;
-copy)
-    [ -x "$DOCSTORE" ] || { echo "no docstore at $DOCSTORE: swift build -c release --product docstore" >&2; exit 1; }
-    n=${1:-1000000}
-    python3 - "$n" "$work/players.ndjson" <<'PY'
+# generate_players N FILE: WORKLOAD.md's players as NDJSON.
+generate_players() {
+    python3 - "$1" "$2" <<'PY'
 import json, sys
 n, path = int(sys.argv[1]), sys.argv[2]
 positions = ["Pitcher", "Catcher", "First Base", "Second Base", "Third Base", "Shortstop",
@@ -73,6 +70,21 @@ with open(path, "w") as out:
         player["tags"] = tags[:i % 4]
         out.write(json.dumps(player, separators=(",", ":")) + "\n")
 PY
+}
+
+case "$mode" in
+workload)
+    [ -x "$BENCH" ] || { echo "no docstore-bench at $BENCH: swift build -c release --package-path Benchmarks" >&2; exit 1; }
+    "$BENCH" --postgres "$url" "$@"
+    ;;
+memory)
+    [ -x "$BENCH" ] || { echo "no docstore-bench at $BENCH: swift build -c release --package-path Benchmarks" >&2; exit 1; }
+    "$BENCH" --postgres-memory "$url" "$@"
+    ;;
+copy)
+    [ -x "$DOCSTORE" ] || { echo "no docstore at $DOCSTORE: swift build -c release --product docstore" >&2; exit 1; }
+    n=${1:-1000000}
+    generate_players "$n" "$work/players.ndjson"
     "$DOCSTORE" "$work/source.db" -c ".import players $work/players.ndjson" > /dev/null
     bash "$server_script" createdb "$server" copy_docstore
     bash "$server_script" createdb "$server" copy_psql
@@ -96,8 +108,29 @@ PY
     printf '%9s %-14s %8s %8s %10.0f\n' "$n" "psql \\copy" "$pg_wall" "$pg_cpu" "$(echo "$n / $pg_wall" | bc -l)"
     awk -v a="$ds_wall" -v b="$pg_wall" 'BEGIN { printf "docstore copy / psql \\copy, wall: %.2fx\n", a / b }'
     ;;
+repl-memory)
+    [ -x "$DOCSTORE" ] || { echo "no docstore at $DOCSTORE: swift build -c release --product docstore" >&2; exit 1; }
+    n=${1:-100000}
+    printf '%9s %-12s %8s %10s\n' N printing rows peak_KiB
+    for size in "$n" "$((n * 10))"; do
+        bash "$server_script" createdb "$server" "repl_$size"
+        db="postgres://docstore@/repl_$size?host=$server"
+        generate_players "$size" "$work/players.ndjson"
+        printf '{"id": %d, "name": "Team %d"}\n' $(seq 0 29 | awk '{ print $1, $1 }') > "$work/teams.ndjson"
+        "$DOCSTORE" "$db" -c ".import players $work/players.ndjson" -c ".import teams $work/teams.ndjson" > /dev/null
+        for printing in query select join; do
+            case $printing in
+            query) q='players.filter { $0.number >= 0 }' ;;
+            select) q='players.filter { $0.number >= 0 }.select { ($0.lastName, $0.teamId) }' ;;
+            join) q='players.join(teams, on: \.teamId, equals: \.id, as: \.team)' ;;
+            esac
+            /usr/bin/time -f '%M' -o "$work/time" "$DOCSTORE" "$db" --mode ndjson -c "$q" > "$work/out.ndjson"
+            printf '%9s %-12s %8s %10s\n' "$size" "$printing" "$(wc -l < "$work/out.ndjson")" "$(cat "$work/time")"
+        done
+    done
+    ;;
 *)
-    echo "usage: $0 workload [N] [--rounds R] | memory | copy [N]" >&2
+    echo "usage: $0 workload [N] [--rounds R] | memory | copy [N] | repl-memory [N]" >&2
     exit 2
     ;;
 esac

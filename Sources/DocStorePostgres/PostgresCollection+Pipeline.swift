@@ -34,20 +34,56 @@ extension PostgresCollection {
         }
         let (statement, paths) = try compiler.rows(pipeline)
         let rows = try await mappingOverflow(pipeline) { try await session.rows(statement, collection: name) }
-        return (paths, try rows.map { row in
-            var values: [JSONValue] = []
-            values.reserveCapacity(paths.count)
-            // Each cell is JSON text (NULL when missing), parsed from the row's
-            // bytes where they lie: no String, no copy.
-            for cell in row.makeRandomAccess().dropFirst() {
-                guard let bytes = cell.bytes else {
-                    values.append(.null)
-                    continue
-                }
-                values.append(try bytes.withUnsafeReadableBytes { try BackendSupport.parse($0, collection: name, key: nil) })
+        return (paths, try rows.map(rowValues))
+    }
+
+    /// A pipeline row's values: each cell is JSON text (NULL when missing),
+    /// parsed from the row's bytes where they lie (no String, no copy).
+    private func rowValues(_ row: PostgresRow) throws -> [JSONValue] {
+        var values: [JSONValue] = []
+        for cell in row.makeRandomAccess().dropFirst() {
+            guard let bytes = cell.bytes else {
+                values.append(.null)
+                continue
             }
-            return values
-        })
+            values.append(try bytes.withUnsafeReadableBytes { try BackendSupport.parse($0, collection: name, key: nil) })
+        }
+        return values
+    }
+
+    /// Calls `body` with each row of a pipeline, in its order, as the server
+    /// sends them: the rows of ``rows(_:)``, in the memory of one (a join of
+    /// a million rows is never held). Throwing from `body` stops the query.
+    public func forEachRow(_ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) async throws {
+        // Run again after another session's drop only while `body` has seen nothing.
+        var delivered = false
+        do {
+            try await followingDrops(reading: PostgresCompiler.collections(of: pipeline)) {
+                do {
+                    try await forEachRowOnce(pipeline) { row in
+                        delivered = true
+                        try body(row)
+                    }
+                } catch where delivered {
+                    throw DeliveredRows(error: error)
+                }
+            }
+        } catch let stopped as DeliveredRows {
+            throw stopped.error
+        }
+    }
+
+    private func forEachRowOnce(_ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) async throws {
+        guard let compiler = try await compiler(reading: PostgresCompiler.collections(of: pipeline), searching: PostgresCompiler.searches(pipeline)) else {
+            _ = try PostgresCompiler(collection: name, keyKinds: [name: .integer]).rows(pipeline)
+            return
+        }
+        let (statement, paths) = try compiler.rows(pipeline)
+        try await mappingOverflow(pipeline) {
+            try await session.forEachRow(statement.sql, statement.bindings, collection: name) { row in
+                try body(BackendSupport.row(paths: paths, values: try rowValues(row)))
+            }
+        }
     }
 
     /// The number of rows of a pipeline.

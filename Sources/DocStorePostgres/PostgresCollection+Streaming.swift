@@ -64,6 +64,6 @@ extension PostgresCollectionQuery {
 
 /// An error after `forEach` handed rows over: it passes ``PostgresCollection/followingDrops(reading:_:)``
 /// unchanged, as running the query again would hand them over twice.
-private struct DeliveredRows: Error {
+struct DeliveredRows: Error {
     var error: any Error
 }

@@ -183,6 +183,13 @@ public final class PostgresDocumentStore: Sendable {
         try await self.collection(named: collection).rows(pipeline)
     }
 
+    /// Calls `body` with each row of a pipeline on the collection `collection`,
+    /// in its order, as the server sends them (``rows(of:_:)``, without
+    /// holding them).
+    public func forEachRow(of collection: String, _ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) async throws {
+        try await self.collection(named: collection).forEachRow(pipeline, body)
+    }
+
     /// The number of rows of a pipeline on the collection `collection`.
     public func count(of collection: String, _ pipeline: QueryPipeline) async throws -> Int {
         try await self.collection(named: collection).count(pipeline)

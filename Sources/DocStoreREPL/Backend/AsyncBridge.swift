@@ -47,7 +47,7 @@ enum AsyncBridge {
     }
 
     /// A ``Check`` asked for one wait, from the waiting thread's ticks.
-    private final class CheckRun: Sendable {
+    final class CheckRun: Sendable {
         private let check: Check
         private let task: Task<Void, Never>
         private let clock = ContinuousClock()

@@ -65,6 +65,25 @@ final class PostgresBackend: REPLBackend {
         }
     }
 
+    /// Runs `produce` (a store call that yields rows as the server sends
+    /// them) and hands each to `consume` on this thread as it comes, a few
+    /// hundred held at most (``AsyncBridge/forEach(interruption:stuck:capacity:produce:consume:)``);
+    /// errors as ``wait(_:)`` has them.
+    static func streamed<Element: Sendable>(
+        _ produce: @escaping @Sendable (_ yield: (Element) throws -> Void) async throws -> Void,
+        into consume: (Element) throws -> Void
+    ) throws {
+        do {
+            try AsyncBridge.forEach(interruption: .terminal, stuck: ServerWatch.check, produce: { yield in
+                try await PostgresStatementCancel.$isWanted.withValue(true) { try await produce(yield) }
+            }, consume: consume)
+        } catch let error as PostgresStoreError {
+            throw PostgresFailure(error)
+        } catch is CancellationError {
+            throw Interruption.Interrupted("interrupted: the statement was cancelled")
+        }
+    }
+
     /// What PostgreSQL can't run yet, as an error saying so.
     static func notYet(_ what: String) -> CommandError {
         CommandError("\(what) \(what.hasSuffix("s") ? "are" : "is") not supported on PostgreSQL yet; on a DocStore file it runs as it is")
@@ -139,10 +158,11 @@ final class PostgresBackend: REPLBackend {
     // MARK: Queries
 
     func forEach(_ name: String, _ query: DocumentQuery, _ body: (JSONValue) throws -> Void) throws {
-        // A bare `coll` reads page by page; a query's documents come whole.
+        // A bare `coll` reads page by page; a query's documents stream as the
+        // server sends them (collected, a million documents took gigabytes).
         if query == DocumentQuery() { return try forEachInKeyOrder(name, body) }
         let collection = collection(name)
-        for document in try Self.wait({ try await collection.fetch(query) }) { try body(document) }
+        try Self.streamed({ yield in try await collection.forEach(query, yield) }, into: body)
     }
 
     func first(_ name: String, _ query: DocumentQuery) throws -> JSONValue? {
@@ -207,7 +227,7 @@ final class PostgresBackend: REPLBackend {
     /// The pipeline's rows, which come whole from the server.
     func forEachRow(_ name: String, _ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) throws {
         let store = store
-        for row in try Self.wait({ try await store.rows(of: name, pipeline) }) { try body(row) }
+        try Self.streamed({ yield in try await store.forEachRow(of: name, pipeline, yield) }, into: body)
     }
 
     func count(_ name: String, _ pipeline: QueryPipeline) throws -> Int {
@@ -361,9 +381,9 @@ final class PostgresBackend: REPLBackend {
         case .query(let name, let query, .select(let fields)):
             return ResultStream(columns: fields.map(\.description), noun: "row", isLimited: query.limit != nil) { body in
                 var count = 0
-                for values in try self.select(name, query, fields: fields) {
+                try self.forEach(name, query) { document in
                     try interruption.check("interrupted after \(CommandResult.plural(count, "row"))")
-                    try body(.row(values.map(Optional.some)))
+                    try body(.row(fields.map { document.value(at: $0) ?? .null }))
                     count += 1
                 }
             }
