@@ -45,6 +45,39 @@ extension PostgresTests {
             }
         }
 
+        /// A pipeline's rows, streamed: the rows ``PostgresCollection/rows(_:)``
+        /// collects, in its order; throwing stops the statement.
+        @Test func forEachRowHandsOverAPipelinesRowsInItsOrder() async throws {
+            try await PostgresTests.withStore { store in
+                let racers = store.collection(Racer.self, named: "racers")
+                try await racers.insert(contentsOf: (1...2500).map { Racer(id: $0, name: "r\($0)", number: $0 % 7, tags: []) })
+                let teams = store.collection(named: "teams")
+                try await teams.insert(contentsOf: (0..<7).map { JSONValue.object(["id": .integer(Int64($0)), "city": .string("c\($0)")]) })
+                let pipelines = [
+                    QueryPipeline(DocumentQuery(sort: [SortKey(FieldPath("name"), descending: true)]),
+                                  stages: [.join(Join("teams", on: FieldPath("number"), equals: .key, as: "team"))]),
+                    QueryPipeline(stages: [.group(Grouping(keys: [FieldPath("number")], aggregates: [NamedAggregate("n", .count)]))]),
+                ]
+                for pipeline in pipelines {
+                    var streamed: [JSONValue] = []
+                    try await store.forEachRow(of: "racers", pipeline) { streamed.append($0) }
+                    let collected = try await store.rows(of: "racers", pipeline)
+                    #expect(streamed.count == collected.count && streamed.count >= 7)
+                    #expect(streamed == collected)
+                }
+                var read = 0
+                do {
+                    try await store.forEachRow(of: "racers", pipelines[0]) { _ in
+                        read += 1
+                        if read == 10 { throw Enough() }
+                    }
+                    Issue.record("forEachRow went on after its body threw")
+                } catch is Enough {}
+                #expect(read == 10)
+                #expect(try await racers.count() == 2500)
+            }
+        }
+
         @Test func reusedStatementsFollowACollectionDroppedAndMadeAgainWithAnotherKeyKind() async throws {
             try await PostgresTests.withStore { store in
                 let racers = store.collection(Racer.self, named: "things")
