@@ -118,8 +118,9 @@ public enum DocStoreError: Error, Sendable {
     case missingTable(collection: String)
     /// Another program deleted, renamed or replaced the store's file after the
     /// store opened it: a write would go into a file no longer at `path` (or
-    /// on none) and be lost, so nothing was written. Close the store and open
-    /// `path` again. See ``DocumentStore/fileWasMoved()``.
+    /// on none) and be lost, so nothing was written; a read that would open a
+    /// new connection is refused too (it would read the file at `path` now).
+    /// Close the store and open `path` again. See ``DocumentStore/fileWasMoved()``.
     case storeFileMoved(path: String)
     /// Any other failure reported by SQLite, with its message.
     case database(message: String, collection: String?)
@@ -214,7 +215,7 @@ extension DocStoreError: CustomStringConvertible {
         case let .missingTable(collection):
             return "collection \(Self.name(collection)) has no table (another session dropped the collection, or another program its table): nothing was changed; if .collections still lists it, its table was lost: restore it from a backup, or forget the collection with .drop \(DocumentKey.commandArgument(collection)) (dropCollection in Swift)"
         case let .storeFileMoved(path):
-            return "the store file \(path) was deleted, renamed or replaced by another program after this store opened it: a write now would go into a file no longer at that path and be lost, so nothing was written; open \(path) again (quit and restart docstore; in Swift, a new DocumentStore) to work on what is there now"
+            return "the store file \(path) was deleted, renamed or replaced by another program after this store opened it: a write now would go into a file no longer at that path and be lost, and a new reading connection would read another file, so nothing was written or read; open \(path) again (quit and restart docstore; in Swift, a new DocumentStore) to work on what is there now"
         case let .database(message, collection):
             return collection.map { "in collection \(Self.name($0)): \(message)" } ?? message
         }

@@ -118,12 +118,16 @@ public final class DocumentStore: Sendable {
             // A first read opens the write-ahead log (and its -shm index), which
             // read-only connections can't create.
             try queue.read { db in _ = try db.tableExists(Catalog.metaTable) }
+            // The file the writer opened: a reading connection opened later on
+            // another file at the path (moved there since) is refused.
+            let opened = FileIdentity(path: path)
             var readerConfiguration = configuration
             readerConfiguration.readonly = true
             readerConfiguration.label = "DocStore.readers"
+            readerConfiguration.prepareDatabase { _ in try opened?.refuseAnother(at: path) }
             reader = try DatabasePool(path: location, configuration: readerConfiguration)
             writer = queue
-            let pointReader = PointReader(path: location, busyTimeout: busyTimeout)
+            let pointReader = PointReader(path: location, busyTimeout: busyTimeout) { try opened?.refuseAnother(at: path) }
             self.pointReader = pointReader
             executor = DatabaseExecutor(pointReader: pointReader)
         } catch let error as DatabaseError {

@@ -24,9 +24,14 @@ final class PointReader: Sendable {
     /// Connections kept open when idle; more are opened under load and closed after.
     private static let maximumIdle = 8
 
-    init(path: String, busyTimeout: Duration) {
+    /// Asked as a connection opens: throws when the path no longer names the
+    /// store's file (``FileIdentity/refuseAnother(at:)``).
+    private let checkFile: @Sendable () throws -> Void
+
+    init(path: String, busyTimeout: Duration, checkFile: @escaping @Sendable () throws -> Void = {}) {
         self.path = path
         self.busyTimeout = busyTimeout
+        self.checkFile = checkFile
     }
 
     /// Closes the idle connections (the store is going away); connections in use
@@ -80,7 +85,10 @@ final class PointReader: Sendable {
     }
 
     private func checkOut() throws -> ReadConnection {
-        try idle.withLock { $0.popLast() } ?? ReadConnection(path: path, busyTimeout: busyTimeout)
+        if let connection = idle.withLock({ $0.popLast() }) { return connection }
+        let connection = try ReadConnection(path: path, busyTimeout: busyTimeout)
+        try checkFile()  // after the open: a move during it is seen
+        return connection
     }
 
     private func checkIn(_ connection: ReadConnection) {

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -11,11 +12,11 @@ import GRDBSQLite
 extension DocumentStore {
     /// Whether the file this store has open is no longer the file at ``path``:
     /// another program deleted, renamed or replaced it. Writes are refused then
-    /// (``DocStoreError/storeFileMoved(path:)``). Reads are not checked (a
-    /// `stat` each would slow every get): they may see the file the store
-    /// opened, or the one at the path now (a reading connection opened since
-    /// opens the path). Close the store and open the path again to work on
-    /// what is there now. Always false for an in-memory store.
+    /// (``DocStoreError/storeFileMoved(path:)``), and so is a read that would
+    /// open a new connection, which would open the file at the path now. Reads
+    /// on connections opened before go on in the file the store opened (a
+    /// `stat` each would slow every get). Close the store and open the path
+    /// again to work on what is there now. Always false for an in-memory store.
     ///
     /// When the file was moved, this also moves the store's write-ahead log
     /// into the file it has open (see ``foldLogIfMoved()``), so that the log
@@ -65,5 +66,30 @@ extension DocumentStore {
         // definite answer refuses.
         guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else { return false }
         return moved != 0
+    }
+}
+
+/// Which file a path names (its device and inode): told apart from another
+/// file moved to the same path.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The file at `path` now; nil when there is none.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+
+    /// Throws ``DocStoreError/storeFileMoved(path:)`` when the file at `path`
+    /// is no longer the file with this identity. Called as a reading connection
+    /// opens: it opens the path, so after a move it would read another file than
+    /// the store's (another store's documents, or none), which the store's
+    /// writer and its other readers never see.
+    func refuseAnother(at path: String) throws {
+        guard FileIdentity(path: path) != self else { return }
+        throw DocStoreError.storeFileMoved(path: path)
     }
 }

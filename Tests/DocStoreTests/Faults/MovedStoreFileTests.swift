@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import DocStore
 
@@ -41,6 +42,46 @@ struct MovedStoreFileTests {
         #expect(try reopened.fileWasMoved() == false)
         try reopened.collection(named: "p").insert(["id": 8])
         #expect(try reopened.collection(named: "p").keys() == [.integer(7), .integer(8)])
+    }
+
+    /// Reads on connections opened after the move opened the path, the other
+    /// file: a store showed another store's documents beside its own, by
+    /// whichever connection a read happened to get. Such a connection is
+    /// refused now; the connections opened before read on in the store's file.
+    @Test func readsNeverShowTheFileMovedIntoThePath() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DocumentStore(path: path)
+        try store.collection(named: "p").insert(["id": 1])
+        #expect(try store.collection(named: "p").get(1) != nil)
+        let otherPath = directory.appendingPathComponent("other.sqlite").path
+        do {
+            let other = try DocumentStore(path: otherPath)
+            try other.collection(named: "p").insert(["id": 7])
+            try other.close()
+        }
+        #expect(rename(otherPath, path) == 0)
+
+        // Reads at once, each holding its connection a while: the store opens
+        // new ones for them.
+        let moved = DocStoreError.storeFileMoved(path: path).description
+        let outcomes = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            func outcome(_ read: () throws -> String) -> String {
+                do { return try read() } catch let error as DocStoreError where error.description == moved { return "refused" } catch { return "\(error)" }
+            }
+            let keys = outcome {
+                try store.read { transaction in
+                    Thread.sleep(forTimeInterval: 0.3)
+                    return "keys \(try transaction.collection(named: "p").keys())"
+                }
+            }
+            let point = outcome { try store.collection(named: "p").get(7) == nil ? "no 7" : "found 7" }
+            outcomes.withLock { $0 += [keys, point] }
+        }
+        let seen = outcomes.withLock { $0 }
+        #expect(seen.allSatisfy { ["keys [1]", "no 7", "refused"].contains($0) }, "\(seen)")
+        #expect(seen.contains("refused"), "\(seen)")
     }
 
     @Test func aWriteToADeletedFileIsRefused() throws {
