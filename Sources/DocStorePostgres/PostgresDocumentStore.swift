@@ -117,8 +117,14 @@ public final class PostgresDocumentStore: Sendable {
     ///   such file or directory"), or the server's own error when it refuses
     ///   the connection (starting up, shutting down, no such database).
     public func checkServer(timeout: Duration = .seconds(5)) async throws {
-        let connection = try await PostgresURL.connectOnce(configuration, timeout: timeout)
-        try? await connection.close()
+        let configuration = configuration
+        // A server that accepts the connection and never answers (stopped with
+        // SIGSTOP, a network partition past the socket) is given `timeout` in
+        // all: postgres-nio's own bounds the socket's connect only.
+        try await PostgresURL.withinTime(timeout, place: PostgresURL.place(configuration)) {
+            let connection = try await PostgresURL.connectOnce(configuration, timeout: timeout)
+            try? await connection.close()
+        }
     }
 
     /// Closes every connection. Calls made afterwards fail.

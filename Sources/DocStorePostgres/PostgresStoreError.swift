@@ -75,7 +75,10 @@ public enum PostgresStoreError: LocalizedError, Sendable {
         guard let info = psql.serverInfo else {
             // The connection went away (the server stopped, the backend was
             // ended): in words, not postgres-nio's code name.
-            if [.serverClosedConnection, .uncleanShutdown].contains(psql.code) {
+            // clientClosedConnection: a statement sent on a connection already
+            // closed, which printed "Generic description to prevent accidental
+            // leakage of sensitive data" (helper-57).
+            if [.serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(psql.code) {
                 return connectionClosed(collection: collection)
             }
             return PostgresStoreError.server(sqlState: nil, message: "\(psql.code)" + (psql.underlying.map { ": \($0)" } ?? ""),

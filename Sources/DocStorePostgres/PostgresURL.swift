@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 
 /// Reads a `postgres://` URL into postgres-nio's client configuration.
 ///
@@ -78,11 +79,40 @@ extension PostgresURL {
         do {
             return try await PostgresConnection.connect(configuration: direct, id: 0, logger: PostgresSession.logger)
         } catch let error as PSQLError where error.serverInfo == nil {
-            let place = configuration.unixSocketPath.map { "the socket \($0)" }
-                ?? "\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)"
-            throw PostgresStoreError.unreachable(place, reason: error.underlying.map(connectFailure) ?? "\(error.code)")
+            throw PostgresStoreError.unreachable(place(configuration), reason: error.underlying.map(connectFailure) ?? "\(error.code)")
         } catch {
             throw PostgresStoreError.from(error, collection: nil)
+        }
+    }
+
+    /// Where the server is, for messages: "the socket …" or "host:port".
+    static func place(_ configuration: PostgresClient.Configuration) -> String {
+        configuration.unixSocketPath.map { "the socket \($0)" }
+            ?? "\(configuration.host ?? "localhost"):\(configuration.port ?? 5432)"
+    }
+
+    /// Runs `work`, or throws ``PostgresStoreError/unreachable(_:reason:)``
+    /// once `limit` has passed without its end; `work` is then left to end
+    /// on its own (a connection waiting for a server that never answers
+    /// doesn't heed cancellation).
+    static func withinTime(_ limit: Duration, place: String, _ work: @escaping @Sendable () async throws -> Void) async throws {
+        let outcome = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            outcome.withLock { $0 = continuation }
+            let finish = { @Sendable (result: Result<Void, any Error>) in
+                outcome.withLock { pending in
+                    pending?.resume(with: result)
+                    pending = nil
+                }
+            }
+            let running = Task {
+                do { try await work(); finish(.success(())) } catch { finish(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(.failure(PostgresStoreError.unreachable(place, reason: "it accepted the connection but did not answer within \(limit)")))
+                running.cancel()
+            }
         }
     }
 

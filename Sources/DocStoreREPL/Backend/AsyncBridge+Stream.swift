@@ -34,10 +34,21 @@ extension AsyncBridge {
             task.cancel()
             handoff.waitForEnd()
         }
+        // As in ``wait(interruption:stuck:_:)``: a task that doesn't end after
+        // ctrl-C or `stuck`'s verdict (a server that doesn't answer) is left.
+        var leaveAt: ContinuousClock.Instant?
         while true {
             guard let next = handoff.take(timeout: .milliseconds(100)) else {
-                if interruption?.isRequested == true { task.cancel() }
+                if interruption?.isRequested == true {
+                    task.cancel()
+                    if leaveAt == nil { leaveAt = .now + .seconds(3) }
+                }
                 watch?.tick()
+                if watch?.reason != nil, leaveAt == nil { leaveAt = .now + .seconds(1) }
+                if let leaveAt, ContinuousClock.now >= leaveAt {
+                    handoff.stop()
+                    throw watch?.reason ?? LeftRunning()
+                }
                 continue
             }
             switch next {

@@ -27,9 +27,21 @@ enum AsyncBridge {
         let watch = stuck.map { CheckRun($0, task: task) }
         defer { watch?.end() }
         // Wakes up now and then to see ctrl-C: a long statement is cancelled.
+        // Work waiting for a server that doesn't answer (stopped with SIGSTOP,
+        // a network partition) doesn't heed cancellation: it is left to end
+        // on its own a while after ctrl-C, or after `stuck` found why it waits;
+        // ctrl-C gave nothing back for minutes (helper-57).
+        var leaveAt: ContinuousClock.Instant?
         while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            if interruption?.isRequested == true { task.cancel() }
+            if interruption?.isRequested == true {
+                task.cancel()
+                if leaveAt == nil { leaveAt = .now + .seconds(3) }
+            }
             watch?.tick()
+            if watch?.reason != nil, leaveAt == nil { leaveAt = .now + .seconds(1) }
+            if let leaveAt, ContinuousClock.now >= leaveAt {
+                throw watch?.reason ?? LeftRunning()
+            }
         }
         guard let result = outcome.get() else {
             throw CommandError("internal error: an async call ended without a result")
@@ -37,6 +49,9 @@ enum AsyncBridge {
         if case .failure = result, let reason = watch?.reason { throw reason }
         return try result.get()
     }
+
+    /// Work cancelled with ctrl-C that had not ended seconds later.
+    struct LeftRunning: Error {}
 
     /// A question asked while work runs long: why it can't go on, or nil.
     struct Check: Sendable {
@@ -202,9 +217,15 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
         _ = try? end()
     }
 
+    /// Ends the transaction, once: a second call (a roll back after a commit
+    /// the server refused) returns the first's outcome. It waited for the
+    /// task's end signal again, which came only once: an import whose commit a
+    /// deferred constraint refused never returned, ctrl-C included (helper-57).
     private func end() throws {
+        if let ended = outcome.withLock({ $0 }) { return try ended.get() }
         mailbox.finish()
         finished.wait()
+        finished.signal()  // for a call from another thread racing this one
         try outcome.withLock { $0 }?.get()
     }
 

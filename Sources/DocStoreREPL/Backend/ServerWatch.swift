@@ -21,15 +21,18 @@ enum ServerWatch {
     /// The check ``AsyncBridge/wait(interruption:stuck:_:)`` asks: at once
     /// while a server was last found unreachable, so the commands after the
     /// first fail without waiting too.
-    static let check = AsyncBridge.Check(first: { lastFoundUnreachable() ? .zero : firstCheck }, interval: interval) {
+    /// A verdict of the last 3 s is taken as it is: a server that accepts
+    /// connections and never answers takes the check's whole time to find out,
+    /// for each of the several waits of a command.
+    static let check = AsyncBridge.Check(first: { lastVerdict.withLock { $0 } == nil ? firstCheck : .zero }, interval: interval) {
+        if let (reason, at) = lastVerdict.withLock({ $0 }), ContinuousClock.now - at < .seconds(3) { return reason }
         let reason = await unreachableServer()
-        foundUnreachable.withLock { $0 = reason != nil }
+        lastVerdict.withLock { $0 = reason.map { ($0, ContinuousClock.now) } }
         return reason
     }
 
-    /// Whether the last check found a server unreachable.
-    private static let foundUnreachable = Mutex(false)
-    private static func lastFoundUnreachable() -> Bool { foundUnreachable.withLock { $0 } }
+    /// The last check's finding of a server that can't be reached, and when.
+    private static let lastVerdict = Mutex<(PostgresStoreError, ContinuousClock.Instant)?>(nil)
 
     /// The PostgreSQL stores open in this process (a session's, or a copy's
     /// source and destination).
@@ -45,15 +48,18 @@ enum ServerWatch {
 
     /// Why a store open in this process can't reach its server, or nil when
     /// they all can (or none is open). A server that refuses the connection
-    /// with an error of its own answered: only an unreachable one counts, so
-    /// a long statement is never cancelled because the server is busy.
+    /// for a passing reason (too many connections) answered: only an
+    /// unreachable server, one shutting down, or a database no longer there
+    /// counts, so a long statement is never cancelled because the server is busy.
     static func unreachableServer() async -> PostgresStoreError? {
         for store in open.withLock({ Array($0.values) }) {
             do {
                 try await store.checkServer()
             } catch let error as PostgresStoreError {
                 if case .unreachable = error { return error }
-                if case let .server(sqlState, _, _, _, _) = error, sqlState?.hasPrefix("57P") == true { return error }  // shutting down
+                // Shutting down (57P…), or the database dropped (3D000: a
+                // waiting command waited a minute, then blamed the network).
+                if case let .server(sqlState?, _, _, _, _) = error, sqlState.hasPrefix("57P") || sqlState == "3D000" { return error }
             } catch {
                 continue
             }

@@ -210,10 +210,15 @@ public struct CommandParser {
     /// Reads fail on a collection that doesn't exist: most likely a typo, so the
     /// error names the closest existing collection. (Writes create collections.)
     func checkCollectionExists(_ name: String, at location: SourceLocation) throws(REPLSyntaxError) {
+        // Whether the store lists its collections, asked first: asked after
+        // the names, a listing that failed (the server not answering) gave no
+        // names, and one that worked a moment later let "no collection named"
+        // through for a collection that exists (helper-57).
+        guard schema.listsCollections() else { return }
         let names = schema.collectionNames()
         // By bytes: a decomposed "é" names no collection when only the composed
         // one exists, and reading it answered 0 documents (helper-47).
-        guard !names.contains(where: { ExactText.same($0, name) }), schema.listsCollections() else { return }
+        guard !names.contains(where: { ExactText.same($0, name) }) else { return }
         var message = "no collection named \(DocumentKeyQuoting.quoted(name))"
         if let same = names.first(where: { $0 == name }) {
             message += "; \(DocumentKeyQuoting.quoted(same)) is the same name written with other Unicode characters (\(ExactText.scalarList(same)) there, \(ExactText.scalarList(name)) here): write it that way"
