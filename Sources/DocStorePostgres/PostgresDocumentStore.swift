@@ -255,7 +255,13 @@ public final class PostgresDocumentStore: Sendable {
             let result: Result
             do {
                 result = try await body(transaction)
-                try await session.rows("COMMIT", [], collection: nil)
+                // Closed before COMMIT was sent: nothing was committed, for sure.
+                try PostgresSession.checkOpen(connection)
+                do {
+                    try await session.rows("COMMIT", [], collection: nil)
+                } catch let error as PostgresStoreError {
+                    throw PostgresStoreError.outcomeUnknown(error, committing: true)
+                }
             } catch {
                 _ = try? await session.rows("ROLLBACK", [], collection: nil)
                 throw error

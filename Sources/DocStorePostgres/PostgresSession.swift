@@ -40,9 +40,20 @@ enum PostgresSession: Sendable {
             }
             return rows
         }
-        // A statement alone is its own transaction: undone whole by a deadlock, run again.
-        if case .pool = self { return try await DeadlockRetry.run(run) }
+        // A statement alone is its own transaction: undone whole by a deadlock,
+        // run again; its outcome unknown when the connection closed first.
+        if case .pool = self { return try await Self.unknownWhenClosed { try await DeadlockRetry.run(run) } }
         return try await run()
+    }
+
+    /// Runs `body`, a statement alone, whose connection closing before the
+    /// answer leaves its outcome unknown (``PostgresStoreError/outcomeUnknown(_:committing:)``).
+    private static func unknownWhenClosed<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PostgresStoreError {
+            throw PostgresStoreError.outcomeUnknown(error, committing: false)
+        }
     }
 
     /// Runs a statement and hands each row to `body` as it arrives: nothing is
@@ -108,7 +119,9 @@ enum PostgresSession: Sendable {
             return rows
         } catch {
             ReusedStatement.failed(text, error)
-            throw PostgresStoreError.from(error, collection: collection, key: key)
+            let mapped = PostgresStoreError.from(error, collection: collection, key: key)
+            if case .pool = self, let closed = mapped as? PostgresStoreError { throw PostgresStoreError.outcomeUnknown(closed, committing: false) }
+            throw mapped
         }
     }
 

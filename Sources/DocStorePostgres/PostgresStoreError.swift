@@ -52,6 +52,27 @@ public enum PostgresStoreError: LocalizedError, Sendable {
                 detail: nil, hint: nil, collection: collection)
     }
 
+    /// The error of a connection that closed before the server answered a
+    /// COMMIT, or a statement run alone (its own transaction): PostgreSQL may
+    /// have committed it or not, and no one can tell the client now (SQLSTATE
+    /// 08007, transaction resolution unknown). It said "nothing … was
+    /// committed", and a user who trusted it inserted twice (helper-57).
+    static func outcomeUnknown(_ error: PostgresStoreError, committing: Bool) -> PostgresStoreError {
+        guard case .server("08006"?, _, _, _, let collection) = error else { return error }
+        let what = committing ? "while the transaction was committing: PostgreSQL may have committed it or not"
+            : "before it answered (the server stopped, or the connection was ended): if the statement wrote, PostgreSQL may have committed it or not"
+        return .server(sqlState: "08007", message: "the connection to the server closed \(what)", detail: nil,
+                       hint: "look at the data before running it again (a document inserted without a key would be inserted twice)",
+                       collection: collection)
+    }
+
+    /// Whether a write may have been committed though it failed: the
+    /// connection closed before the server could say (SQLSTATE 08007).
+    public var mayHaveCommitted: Bool {
+        if case .server("08007"?, _, _, _, _) = self { return true }
+        return false
+    }
+
     /// The pool's error when it stopped trying to connect after failures in a
     /// row (its circuit breaker): it was shown as
     /// `ConnectionPoolError(base: …connectionCreationCircuitBreakerTripped)`

@@ -413,8 +413,11 @@ final class PostgresBackend: REPLBackend {
 /// detail and hint included).
 struct PostgresFailure: Error, CustomStringConvertible {
     var description: String
+    /// The store's error (whether a write may have been committed).
+    let error: PostgresStoreError
 
     init(_ error: PostgresStoreError) {
         description = error.errorDescription ?? "\(error)"
+        self.error = error
     }
 }

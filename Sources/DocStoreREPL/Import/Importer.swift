@@ -218,6 +218,10 @@ struct Importer {
     /// Why the import stopped, how far it had got, and that nothing was kept.
     private func stopped(by error: any Error, report: ImportReport) -> String {
         let progress = "after \(CommandResult.plural(report.imported, "document")) of \(report.path)"
+        // The connection closed as the server was committing: it may have.
+        if let failure = error as? PostgresFailure, failure.error.mayHaveCommitted {
+            return "the import stopped \(progress) as it was being committed: \(error); \(collection) may hold all of this import or none of it: look (\(collection).count()) before importing again"
+        }
         let outcome = "nothing was imported, \(collection) is unchanged"
         if case .diskFull? = error as? DocStoreError {
             return "disk full \(progress); \(outcome): free some space and import again"

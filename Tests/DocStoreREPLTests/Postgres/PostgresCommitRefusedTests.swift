@@ -30,3 +30,54 @@ extension PostgresREPLTests {
         }
     }
 }
+
+extension PostgresREPLTests {
+    /// The connection closes while the server commits: with synchronous
+    /// replication waiting for a standby that isn't there, the commit is done
+    /// locally and the backend ended before it answers. The REPL said "nothing
+    /// of the transaction was committed"; the rows were there (helper-57).
+    @Suite("Fault: the connection closes as the server commits", .serialized)
+    struct CommitOutcomeUnknownTests {
+        @Test(.timeLimit(.minutes(5))) func aWriteWhoseCommitWasNotAnsweredSaysItMayHaveBeenCommitted() throws {
+            let server = try PostgresREPLServer.start()
+            defer { server.stop() }
+            let url = "postgres://docstore@/postgres?host=\(server.directory)"
+            let psql = { (sql: String) throws -> String in
+                let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+                let binary = versions.map { "/usr/lib/postgresql/\($0)/bin/psql" }.sorted().last { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/psql"
+                let run = try runProcess(URL(fileURLWithPath: binary), ["-X", "-At", "-h", server.directory, "-U", "docstore", "-d", "postgres", "-c", sql])
+                try #require(run.status == 0, "\(run.stderr)")
+                return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let made = try runProcess(try docstoreBinary(), [url, "-c", #"c.insert({"id": 1})"#])
+            try #require(made.status == 0, "\(made.stderr)")
+            _ = try psql("ALTER SYSTEM SET synchronous_standby_names = 'nosuchstandby'")
+            _ = try psql("SELECT pg_reload_conf()")
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("more.ndjson")
+            try (10...59).map { #"{"id": \#($0)}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+
+            for (command, says) in [(#"c.insert({"id": 2})"#, "may have committed it or not [SQLSTATE 08007]"),
+                                    (".import c \(file.path)", "c may hold all of this import or none of it")] {
+                let session = try PipedSession([url, "-c", command])
+                // The commit waits for the standby; its backend is ended then.
+                var ended = ""
+                let deadline = Date().addingTimeInterval(60)
+                while ended != "1", Date() < deadline {
+                    ended = try psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")
+                    if ended != "1" { Thread.sleep(forTimeInterval: 0.1) }
+                }
+                try #require(ended == "1", "no commit was caught waiting for the standby")
+                let result = try #require(session.ended(within: 60))
+                #expect(result.status == 1)
+                #expect(result.stderr.contains(says) && result.stderr.contains("look"), "\(result.stderr)")
+                #expect(!result.stderr.contains("nothing"), "\(result.stderr)")
+            }
+            // Both were committed (locally), as the messages allowed.
+            _ = try psql("ALTER SYSTEM RESET synchronous_standby_names")
+            _ = try psql("SELECT pg_reload_conf()")
+            #expect(try psql("SELECT count(*) FROM c") == "52")
+        }
+    }
+}
