@@ -69,6 +69,11 @@ public enum CopyLauncher {
             return complete && output.writeFailure == nil ? 0 : 1
         } catch {
             errors.write("docstore copy: \(error)\n")
+            // What is at the destination now: the collections committed before
+            // the failure stay (each in its own transaction). The error alone
+            // said "nothing … was committed", and a second run was refused for
+            // the collections already there (helper-57).
+            if let note = TerminationSignals.progressNote.withLock({ $0 }) { errors.write(note + "\n") }
             if createsFile { removeIfEmpty(destination, opened: opened, errors: errors) }
             return 1
         }

@@ -80,7 +80,7 @@ struct StoreCopier {
             report.documents += checksum.count
             report.lines.append("\(info.name): \(checksum)")
             report.copied.append(info.name)
-            let note = "docstore copy: copied and verified before that: \(report.copied.joined(separator: ", ")); a collection still being copied was left at the destination as it was"
+            let note = "docstore copy: copied and verified before that, and kept at the destination: \(report.copied.joined(separator: ", ")); a collection still being copied was left at the destination as it was (copy the rest with --replace, or drop these there first)"
             TerminationSignals.progressNote.withLock { $0 = note }
         }
         let entries: Int

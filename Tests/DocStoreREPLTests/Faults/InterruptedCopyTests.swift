@@ -76,7 +76,7 @@ struct InterruptedCopyTests {
         }
         let stderr = try Self.interrupt(process, errors)
         #expect(stderr.contains("docstore: interrupted by SIGINT"), "\(stderr)")
-        #expect(stderr.contains("copied and verified before that: a;"), "\(stderr)")
+        #expect(stderr.contains("copied and verified before that, and kept at the destination: a;"), "\(stderr)")
         let copy = try DocumentStore(path: source.destination, readOnly: true)
         #expect(try copy.collections().map(\.name) == ["a"], "b, interrupted, is not there")
         #expect(try copy.collection(named: "a").count() == 2)
