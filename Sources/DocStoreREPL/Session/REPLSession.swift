@@ -223,6 +223,10 @@ public final class REPLSession {
         // fields a warning names), and a ctrl-C pressed meanwhile must stop
         // the command, not be forgotten as it starts.
         runner.interruption.reset()
+        // From before the parse, which reads the store's catalog (on
+        // PostgreSQL, round trips to the server): a minute waiting for a
+        // server there was timed as 9 ms (helper-57).
+        let started = options.timer ? RunTime.now() : nil
         let parsed: ParsedCommand
         do {
             parsed = try CommandParser.parse(text, schema: schema)
@@ -246,7 +250,6 @@ public final class REPLSession {
             report("error: \(clash)")
             return .failed
         }
-        let started = options.timer ? RunTime.now() : nil
         defer { if let started { reportRunTime(of: parsed.command, since: started) } }
         switch parsed.command {
         case .quit:
