@@ -55,21 +55,11 @@ extension PostgresCollection {
     /// sends them: the rows of ``rows(_:)``, in the memory of one (a join of
     /// a million rows is never held). Throwing from `body` stops the query.
     public func forEachRow(_ pipeline: QueryPipeline, _ body: (JSONValue) throws -> Void) async throws {
-        // Run again after another session's drop only while `body` has seen nothing.
-        var delivered = false
-        do {
-            try await followingDrops(reading: PostgresCompiler.collections(of: pipeline)) {
-                do {
-                    try await forEachRowOnce(pipeline) { row in
-                        delivered = true
-                        try body(row)
-                    }
-                } catch where delivered {
-                    throw DeliveredRows(error: error)
-                }
+        try await followingDropsUntilDelivering(reading: PostgresCompiler.collections(of: pipeline)) { delivering in
+            try await forEachRowOnce(pipeline) { row in
+                delivering()
+                try body(row)
             }
-        } catch let stopped as DeliveredRows {
-            throw stopped.error
         }
     }
 

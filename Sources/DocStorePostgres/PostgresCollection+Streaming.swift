@@ -9,16 +9,26 @@ extension PostgresCollection {
     ///
     ///     try await players.forEach(DocumentQuery()) { player in total += player.number }
     public func forEach(_ query: DocumentQuery, _ body: (Model) throws -> Void) async throws {
-        // Run again only while `body` has seen nothing (a key read as the
-        // wrong kind fails at the first row).
+        try await followingDropsUntilDelivering(reading: PostgresCompiler.subqueryCollections(of: query.condition)) { delivering in
+            try await forEachOnce(query) { model in
+                delivering()
+                try body(model)
+            }
+        }
+    }
+
+    /// Runs `read` as ``followingDrops(reading:_:)`` does (again after another
+    /// session's drop or key kind change), but only while it has handed
+    /// nothing over (it calls `delivering` before each row it hands over):
+    /// running it again would hand rows over twice. A key read as the wrong
+    /// kind fails at the first row.
+    func followingDropsUntilDelivering(reading others: Set<String>,
+                                       _ read: (_ delivering: () -> Void) async throws -> Void) async throws {
         var delivered = false
         do {
-            try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
+            try await followingDrops(reading: others) {
                 do {
-                    try await forEachOnce(query) { model in
-                        delivered = true
-                        try body(model)
-                    }
+                    try await read { delivered = true }
                 } catch where delivered {
                     throw DeliveredRows(error: error)
                 }
@@ -64,6 +74,6 @@ extension PostgresCollectionQuery {
 
 /// An error after `forEach` handed rows over: it passes ``PostgresCollection/followingDrops(reading:_:)``
 /// unchanged, as running the query again would hand them over twice.
-struct DeliveredRows: Error {
+private struct DeliveredRows: Error {
     var error: any Error
 }

@@ -34,18 +34,10 @@ extension AsyncBridge {
             task.cancel()
             handoff.waitForEnd()
         }
-        // As in ``wait(interruption:stuck:_:)``: a task that doesn't end after
-        // ctrl-C or `stuck`'s verdict (a server that doesn't answer) is left.
-        var leaveAt: ContinuousClock.Instant?
+        var leaving = Leaving()
         while true {
             guard let next = handoff.take(timeout: .milliseconds(100)) else {
-                if interruption?.isRequested == true {
-                    task.cancel()
-                    if leaveAt == nil { leaveAt = .now + .seconds(3) }
-                }
-                watch?.tick()
-                if watch?.reason != nil, leaveAt == nil { leaveAt = .now + .seconds(1) }
-                if let leaveAt, ContinuousClock.now >= leaveAt {
+                if leaving.isDue(interruption: interruption, watch: watch, task: task) {
                     handoff.stop()
                     throw watch?.reason ?? LeftRunning()
                 }

@@ -27,21 +27,9 @@ enum AsyncBridge {
         let watch = stuck.map { CheckRun($0, task: task) }
         defer { watch?.end() }
         // Wakes up now and then to see ctrl-C: a long statement is cancelled.
-        // Work waiting for a server that doesn't answer (stopped with SIGSTOP,
-        // a network partition) doesn't heed cancellation: it is left to end
-        // on its own a while after ctrl-C, or after `stuck` found why it waits;
-        // ctrl-C gave nothing back for minutes (helper-57).
-        var leaveAt: ContinuousClock.Instant?
+        var leaving = Leaving()
         while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            if interruption?.isRequested == true {
-                task.cancel()
-                if leaveAt == nil { leaveAt = .now + .seconds(3) }
-            }
-            watch?.tick()
-            if watch?.reason != nil, leaveAt == nil { leaveAt = .now + .seconds(1) }
-            if let leaveAt, ContinuousClock.now >= leaveAt {
-                throw watch?.reason ?? LeftRunning()
-            }
+            if leaving.isDue(interruption: interruption, watch: watch, task: task) { throw watch?.reason ?? LeftRunning() }
         }
         guard let result = outcome.get() else {
             throw CommandError("internal error: an async call ended without a result")
@@ -52,6 +40,27 @@ enum AsyncBridge {
 
     /// Work cancelled with ctrl-C that had not ended seconds later.
     struct LeftRunning: Error {}
+
+    /// When a wait stops waiting for work it cancelled. Work waiting for a
+    /// server that doesn't answer (stopped with SIGSTOP, a network partition)
+    /// doesn't heed cancellation: it is left to end on its own 3 s after
+    /// ctrl-C, or 1 s after a ``Check`` found why it waits; ctrl-C gave
+    /// nothing back for minutes (helper-57).
+    struct Leaving {
+        private var at: ContinuousClock.Instant?
+
+        /// Called at each of the waiting thread's ticks: cancels `task` on
+        /// ctrl-C, asks `watch` when it is time; true once the work is to be left.
+        mutating func isDue(interruption: Interruption?, watch: CheckRun?, task: Task<Void, Never>) -> Bool {
+            if interruption?.isRequested == true {
+                task.cancel()
+                if at == nil { at = .now + .seconds(3) }
+            }
+            watch?.tick()
+            if watch?.reason != nil, at == nil { at = .now + .seconds(1) }
+            return at.map { ContinuousClock.now >= $0 } ?? false
+        }
+    }
 
     /// A question asked while work runs long: why it can't go on, or nil.
     struct Check: Sendable {

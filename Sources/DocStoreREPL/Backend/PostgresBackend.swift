@@ -53,11 +53,19 @@ final class PostgresBackend: REPLBackend {
     /// The result of an async call of the store, waited for on this thread;
     /// errors in words (PostgreSQL's own keep its SQLSTATE, detail and hint).
     static func wait<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
-        do {
+        try inWords {
             // ctrl-C cancels the task, and with it the server's statement.
-            return try AsyncBridge.wait(interruption: .terminal, stuck: ServerWatch.check) {
+            try AsyncBridge.wait(interruption: .terminal, stuck: ServerWatch.check) {
                 try await PostgresStatementCancel.$isWanted.withValue(true) { try await work() }
             }
+        }
+    }
+
+    /// `body`'s errors in words: PostgreSQL's own keep their SQLSTATE, detail
+    /// and hint; a cancelled task says it was interrupted.
+    private static func inWords<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
         } catch let error as PostgresStoreError {
             throw PostgresFailure(error)
         } catch is CancellationError {
@@ -78,16 +86,10 @@ final class PostgresBackend: REPLBackend {
         _ produce: @escaping @Sendable (_ yield: (Element) throws -> Void) async throws -> Void,
         into consume: (Element) throws -> Void
     ) throws {
-        do {
+        try inWords {
             try AsyncBridge.forEach(interruption: .terminal, stuck: ServerWatch.check, produce: { yield in
                 try await PostgresStatementCancel.$isWanted.withValue(true) { try await produce(yield) }
             }, consume: consume)
-        } catch let error as PostgresStoreError {
-            throw PostgresFailure(error)
-        } catch is CancellationError {
-            throw Interruption.Interrupted("interrupted: the statement was cancelled")
-        } catch is AsyncBridge.LeftRunning {
-            throw Interruption.Interrupted(Self.leftRunning)
         }
     }
 

@@ -8,16 +8,22 @@ extension PostgresREPLTests {
     /// stopped under a real session.
     @Suite("Fault: the server stops under a session", .serialized)
     struct ServerGoneTests {
-        @Test(.timeLimit(.minutes(3))) func aCommandAfterTheServerStoppedFailsInSecondsSayingWhy() throws {
-            let server = try PostgresREPLServer.start()
-            defer { server.stop() }
-            let url = "postgres://docstore@/postgres?host=\(server.directory)"
-            let session = try PipedSession([url])
+        /// A session on a private server of the test's, which has inserted and
+        /// counted one document.
+        static func sessionThatCounted(on server: PostgresREPLServer) throws -> PipedSession {
+            let session = try PipedSession(["postgres://docstore@/postgres?host=\(server.directory)"])
             try session.send(#"c.insert({"id": 1})"# + "\nc.count()\n")
             var output = ""
             let deadline = Date().addingTimeInterval(30)
             while !output.split(separator: "\n").contains("1"), Date() < deadline { output += session.availableOutput() }
             try #require(output.split(separator: "\n").contains("1"), "the session never counted: \(output)")
+            return session
+        }
+
+        @Test(.timeLimit(.minutes(3))) func aCommandAfterTheServerStoppedFailsInSecondsSayingWhy() throws {
+            let server = try PostgresREPLServer.start()
+            defer { server.stop() }
+            let session = try Self.sessionThatCounted(on: server)
 
             server.stop()
             let sent = Date()
@@ -38,13 +44,7 @@ extension PostgresREPLTests {
         @Test(.timeLimit(.minutes(3))) func aCommandToAServerThatDoesNotAnswerFailsInSeconds() throws {
             let server = try PostgresREPLServer.start()
             defer { server.stop() }
-            let url = "postgres://docstore@/postgres?host=\(server.directory)"
-            let session = try PipedSession([url])
-            try session.send(#"c.insert({"id": 1})"# + "\nc.count()\n")
-            var output = ""
-            let deadline = Date().addingTimeInterval(30)
-            while !output.split(separator: "\n").contains("1"), Date() < deadline { output += session.availableOutput() }
-            try #require(output.split(separator: "\n").contains("1"), "the session never counted: \(output)")
+            let session = try Self.sessionThatCounted(on: server)
 
             let pid = try String(contentsOfFile: server.directory + "/data/postmaster.pid", encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
             let processes = "\(pid) $(ps -o pid= --ppid \(pid))"

@@ -10,6 +10,15 @@ import Testing
 /// (helper-55). Writes are refused now, nothing written.
 @Suite("Fault: the store's file moved under it")
 struct MovedStoreFileTests {
+    /// Another store file beside the test's, holding document 7 of "p".
+    static func otherStore(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("other.sqlite").path
+        let other = try DocumentStore(path: path)
+        try other.collection(named: "p").insert(["id": 7])
+        try other.close()
+        return path
+    }
+
     @Test func aWriteToAFileAnotherProgramReplacedIsRefusedAndTheNewFileIsUntouched() throws {
         let (path, directory) = try temporaryStorePath()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -18,12 +27,7 @@ struct MovedStoreFileTests {
         #expect(try store.fileWasMoved() == false)
 
         // Another store file is renamed into the path.
-        let otherPath = directory.appendingPathComponent("other.sqlite").path
-        do {
-            let other = try DocumentStore(path: otherPath)
-            try other.collection(named: "p").insert(["id": 7])
-            try other.close()
-        }
+        let otherPath = try Self.otherStore(in: directory)
         #expect(rename(otherPath, path) == 0)
         #expect(try store.fileWasMoved())
 
@@ -54,12 +58,7 @@ struct MovedStoreFileTests {
         let store = try DocumentStore(path: path)
         try store.collection(named: "p").insert(["id": 1])
         #expect(try store.collection(named: "p").get(1) != nil)
-        let otherPath = directory.appendingPathComponent("other.sqlite").path
-        do {
-            let other = try DocumentStore(path: otherPath)
-            try other.collection(named: "p").insert(["id": 7])
-            try other.close()
-        }
+        let otherPath = try Self.otherStore(in: directory)
         #expect(rename(otherPath, path) == 0)
 
         // Reads at once, each holding its connection a while: the store opens
