@@ -43,9 +43,8 @@ extension PostgresREPLTests {
             defer { server.stop() }
             let url = "postgres://docstore@/postgres?host=\(server.directory)"
             let psql = { (sql: String) throws -> String in
-                let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-                let binary = versions.map { "/usr/lib/postgresql/\($0)/bin/psql" }.sorted().last { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/psql"
-                let run = try runProcess(URL(fileURLWithPath: binary), ["-X", "-At", "-h", server.directory, "-U", "docstore", "-d", "postgres", "-c", sql])
+                let (binary, arguments) = server.psqlCommand(sql, database: "postgres")
+                let run = try runProcess(binary, arguments)
                 try #require(run.status == 0, "\(run.stderr)")
                 return run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             }

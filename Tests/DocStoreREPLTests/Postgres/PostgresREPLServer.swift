@@ -47,9 +47,14 @@ struct PostgresREPLServer: Sendable {
     static func psqlCommand(_ sql: String, databaseURL: String) throws -> (URL, [String]) {
         let server = try #require(current)
         let name = try #require(URLComponents(string: databaseURL)?.path.dropFirst())
+        return server.psqlCommand(sql, database: String(name))
+    }
+
+    /// The psql executable and its arguments to run `sql` in a database of this server.
+    func psqlCommand(_ sql: String, database: String) -> (URL, [String]) {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         let psql = versions.map { "/usr/lib/postgresql/\($0)/bin/psql" }.sorted().last { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/psql"
-        return (URL(fileURLWithPath: psql), ["-X", "-At", "-h", server.directory, "-U", "docstore", "-d", String(name), "-c", sql])
+        return (URL(fileURLWithPath: psql), ["-X", "-At", "-h", directory, "-U", "docstore", "-d", database, "-c", sql])
     }
 
     @discardableResult
