@@ -58,7 +58,10 @@ public enum PostgresStoreError: LocalizedError, Sendable {
     /// 08007, transaction resolution unknown). It said "nothing … was
     /// committed", and a user who trusted it inserted twice (helper-57).
     static func outcomeUnknown(_ error: PostgresStoreError, committing: Bool) -> PostgresStoreError {
-        guard case .server("08006"?, _, _, _, let collection) = error else { return error }
+        // 57P01/57P02: the server ending the connection (a fast stop,
+        // pg_terminate_backend) in answer to the commit, which it may have
+        // made first: a commit is finished before such a request is heeded.
+        guard case .server(let state?, _, _, _, let collection) = error, ["08006", "57P01", "57P02"].contains(state) else { return error }
         let what = committing ? "while the transaction was committing: PostgreSQL may have committed it or not"
             : "before it answered (the server stopped, or the connection was ended): if the statement wrote, PostgreSQL may have committed it or not"
         return .server(sqlState: "08007", message: "the connection to the server closed \(what)", detail: nil,

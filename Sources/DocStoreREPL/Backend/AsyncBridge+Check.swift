@@ -1,10 +1,27 @@
 import Synchronization
 
+import Dispatch
+
 /// How a wait of ``AsyncBridge`` stops waiting: a ``Check`` asked while the
 /// work runs long, and ``Leaving`` for work that doesn't end when cancelled.
 extension AsyncBridge {
-    /// Work cancelled with ctrl-C that had not ended seconds later.
-    struct LeftRunning: Error {}
+    /// Waits for `semaphore`, signalled when `task`'s call ends, or leaves
+    /// the call 3 s after ctrl-C or 1 s after `stuck` found why it waits
+    /// (``Leaving``), throwing. ctrl-C doesn't cancel the call: its caller
+    /// says what ctrl-C does (an import rolls back between batches).
+    static func waitOut(_ semaphore: DispatchSemaphore, task: Task<Void, Never>, stuck: Check?) throws {
+        let watch = stuck.map { CheckRun($0, task: task) }
+        defer { watch?.end() }
+        var leaving = Leaving()
+        while semaphore.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if leaving.isDue(interruption: .terminal, watch: watch, task: task, cancelling: false) { throw watch?.reason ?? leftRunning }
+        }
+    }
+
+    /// What ctrl-C says when it left work that had not ended seconds later.
+    static var leftRunning: Interruption.Interrupted {
+        Interruption.Interrupted("interrupted, but the server has not answered: the statement may still be running there, and a write in it may yet be committed or not; look before running it again")
+    }
 
     /// When a wait stops waiting for work it cancelled. Work waiting for a
     /// server that doesn't answer (stopped with SIGSTOP, a network partition)
@@ -16,9 +33,9 @@ extension AsyncBridge {
 
         /// Called at each of the waiting thread's ticks: cancels `task` on
         /// ctrl-C, asks `watch` when it is time; true once the work is to be left.
-        mutating func isDue(interruption: Interruption?, watch: CheckRun?, task: Task<Void, Never>) -> Bool {
+        mutating func isDue(interruption: Interruption?, watch: CheckRun?, task: Task<Void, Never>, cancelling: Bool = true) -> Bool {
             if interruption?.isRequested == true {
-                task.cancel()
+                if cancelling { task.cancel() }
                 if at == nil { at = .now + .seconds(3) }
             }
             watch?.tick()

@@ -39,7 +39,7 @@ extension AsyncBridge {
             guard let next = handoff.take(timeout: .milliseconds(100)) else {
                 if leaving.isDue(interruption: interruption, watch: watch, task: task) {
                     handoff.stop()
-                    throw watch?.reason ?? LeftRunning()
+                    throw watch?.reason ?? leftRunning
                 }
                 continue
             }

@@ -29,7 +29,7 @@ enum AsyncBridge {
         // Wakes up now and then to see ctrl-C: a long statement is cancelled.
         var leaving = Leaving()
         while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            if leaving.isDue(interruption: interruption, watch: watch, task: task) { throw watch?.reason ?? LeftRunning() }
+            if leaving.isDue(interruption: interruption, watch: watch, task: task) { throw watch?.reason ?? leftRunning }
         }
         guard let result = outcome.get() else {
             throw CommandError("internal error: an async call ended without a result")
@@ -59,12 +59,20 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
     private let submitted = Mutex<(done: DispatchSemaphore, result: ResultBox<Void>)?>(nil)
     /// A submitted call's failure: the transaction never commits after one.
     private let submitFailure = Mutex<(any Error)?>(nil)
+    /// The transaction's task.
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Asked while a call waits long (``AsyncBridge/waitOut(_:task:stuck:)``):
+    /// a call waiting for a server that doesn't answer is left, where the
+    /// roll back of a stream's snapshot waited forever (helper-58).
+    private let stuck: AsyncBridge.Check?
 
     /// Starts the transaction: `begin` runs its body inside a transaction, which
     /// commits when the body returns and rolls back when it throws.
-    init(begin: @escaping @Sendable (_ body: @Sendable (Transaction) async throws -> Void) async throws -> Void) {
+    init(stuck: AsyncBridge.Check? = ServerWatch.check,
+         begin: @escaping @Sendable (_ body: @Sendable (Transaction) async throws -> Void) async throws -> Void) {
+        self.stuck = stuck
         // The task keeps the transaction alive until it ends (commit or roll back).
-        Task { [self] in
+        let running = Task { [self] in
             let result: Result<Void, any Error>
             do {
                 try await begin { transaction in
@@ -82,6 +90,13 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
             outcome.withLock { $0 = result }
             finished.signal()
         }
+        task.withLock { $0 = running }
+    }
+
+    /// Waits for a call's (or the transaction's) end signal; see ``stuck``.
+    private func waitFor(_ signal: DispatchSemaphore) throws {
+        guard let running = task.withLock({ $0 }) else { return signal.wait() }
+        try AsyncBridge.waitOut(signal, task: running, stuck: stuck)
     }
 
     /// Runs `work` in the transaction and waits for its result (and first for
@@ -89,7 +104,7 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
     func run<Value: Sendable>(_ work: @escaping @Sendable (Transaction) async throws -> Value) throws -> Value {
         try settle()
         let (done, result) = post(work)
-        done.wait()
+        try waitFor(done)
         guard let value = result.get() else { throw CommandError("internal error: a transaction call ended without a result") }
         return try value.get()
     }
@@ -129,7 +144,7 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
     private func settle() throws {
         if let failure = submitFailure.withLock({ $0 }) { throw failure }
         guard let call = submitted.withLock({ pending in defer { pending = nil }; return pending }) else { return }
-        call.done.wait()
+        try waitFor(call.done)
         do {
             try call.result.get()?.get()
         } catch {
@@ -159,7 +174,7 @@ final class HeldTransaction<Transaction: Sendable>: Sendable {
     private func end() throws {
         if let ended = outcome.withLock({ $0 }) { return try ended.get() }
         mailbox.finish()
-        finished.wait()
+        try waitFor(finished)
         finished.signal()  // for a call from another thread racing this one
         try outcome.withLock { $0 }?.get()
     }

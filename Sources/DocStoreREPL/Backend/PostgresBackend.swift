@@ -70,13 +70,8 @@ final class PostgresBackend: REPLBackend {
             throw PostgresFailure(error)
         } catch is CancellationError {
             throw Interruption.Interrupted("interrupted: the statement was cancelled")
-        } catch is AsyncBridge.LeftRunning {
-            throw Interruption.Interrupted(Self.leftRunning)
         }
     }
-
-    /// Why a ctrl-C gave the prompt back before its statement ended.
-    static let leftRunning = "interrupted, but the server has not answered: the statement may still be running there, and a write in it may yet be committed or not; look before running it again"
 
     /// Runs `produce` (a store call that yields rows as the server sends
     /// them) and hands each to `consume` on this thread as it comes, a few

@@ -72,10 +72,21 @@ extension REPLSession {
         // Making the iterator starts the observation; dropping it ends it.
         var iterator = Optional(results.makeAsyncIterator())
         var outcome = FeedResult.done
+        var movedCheckedAt = ContinuousClock.now
         while true {
             if runner.interruption.isRequested {
                 status.write((options.interactive ? "\n" : "") + "stopped watching\n")
                 break
+            }
+            // A store file replaced under the session gives no change to see:
+            // the watch showed the old file's result as live (helper-58).
+            if ContinuousClock.now - movedCheckedAt > .milliseconds(500) {
+                movedCheckedAt = .now
+                if let moved = storeFileMoved(.empty) {
+                    report("error: \(moved) (stopped watching)")
+                    outcome = .failed
+                    break
+                }
             }
             let (result, error) = mailbox.take(waitingUpTo: 50)
             // ctrl-C meanwhile: the run it interrupted failed for that alone.

@@ -39,4 +39,32 @@ struct MovedStoreFileCommandTests {
         #expect(after.status == 0, "\(after.stderr)")
         #expect(after.stdout == "[7]\n", "\(after.stdout)")
     }
+
+    /// A running `.watch` had no change to see when the file was replaced:
+    /// it showed the old file's result as live until ctrl-C (helper-58).
+    @Test(.timeLimit(.minutes(10)))
+    func aWatchStopsWhenTheFileIsReplaced() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let made = try runProcess(try docstoreBinary(), [path, "-c", #"p.insert({"id": 1})"#])
+        try #require(made.status == 0, "\(made.stderr)")
+        let session = try PipedSession([path, "--mode", "ndjson", "-c", ".watch p.count()"])
+        var output = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !output.contains("1\n"), Date() < deadline { output += session.availableOutput() }
+        try #require(output.contains("1\n"), "the watch never printed: \(output)")
+
+        let newPath = directory.appendingPathComponent("new.sqlite").path
+        do {
+            let new = try DocumentStore(path: newPath)
+            try new.collection(named: "p").insert(["id": 7])
+            try new.close()
+        }
+        #expect(rename(newPath, path) == 0)
+        let result = try #require(session.ended(within: 20), "the watch still runs 20 s after its file was replaced")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the store file \(path) was deleted, renamed or replaced by another program") && result.stderr.contains("(stopped watching)"),
+                "\(result.stderr)")
+    }
 }

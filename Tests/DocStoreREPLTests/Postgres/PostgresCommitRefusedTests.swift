@@ -38,6 +38,32 @@ extension PostgresREPLTests {
     /// of the transaction was committed"; the rows were there (helper-57).
     @Suite("Fault: the connection closes as the server commits", .serialized)
     struct CommitOutcomeUnknownTests {
+        /// The server ends the connection in answer to a COMMIT (a fast stop,
+        /// pg_terminate_backend: 57P01): it said only "terminating connection
+        /// due to administrator command", though a commit is finished before
+        /// such a request is heeded (helper-58).
+        @Test(.timeLimit(.minutes(5))) func aConnectionEndedByTheServerDuringTheCommitSaysItMayHaveBeenCommitted() throws {
+            let url = try PostgresREPLServer.freshDatabaseURL()
+            let made = try runProcess(try docstoreBinary(), [url, "-c", #"slow.insert({"id": 1})"#])
+            try #require(made.status == 0, "\(made.stderr)")
+            try PostgresREPLServer.psql("""
+                CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN PERFORM pg_sleep(30); RETURN NULL; END$$;
+                CREATE CONSTRAINT TRIGGER slow AFTER INSERT ON slow DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit();
+                """, databaseURL: url)
+            let session = try PipedSession([url, "-c", #"slow.insert({"id": 2})"#])
+            var ended = ""
+            let deadline = Date().addingTimeInterval(60)
+            while ended != "1", Date() < deadline {
+                ended = try PostgresREPLServer.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'", databaseURL: url)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                if ended != "1" { Thread.sleep(forTimeInterval: 0.1) }
+            }
+            try #require(ended == "1", "no commit was caught in its deferred trigger")
+            let result = try #require(session.ended(within: 60))
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("may have committed it or not [SQLSTATE 08007]"), "\(result.stderr)")
+        }
+
         @Test(.timeLimit(.minutes(5))) func aWriteWhoseCommitWasNotAnsweredSaysItMayHaveBeenCommitted() throws {
             let server = try PostgresREPLServer.start()
             defer { server.stop() }

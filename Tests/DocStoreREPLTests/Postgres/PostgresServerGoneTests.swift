@@ -37,6 +37,52 @@ extension PostgresREPLTests {
                     "\(result.stderr)")
         }
 
+        /// A result streaming when the server's processes stop: the stream,
+        /// or the roll back of the snapshot it read in, waited forever, ctrl-C
+        /// included (helper-58). Its rows are read slowly, so the server is
+        /// stopped with rows still to send or the snapshot still to end.
+        @Test(.timeLimit(.minutes(5))) func aStreamWhoseServerStopsAnsweringEnds() throws {
+            let server = try PostgresREPLServer.start()
+            defer { server.stop() }
+            let url = "postgres://docstore@/postgres?host=\(server.directory)"
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("c.ndjson")
+            let padding = String(repeating: "x", count: 200)
+            try (1...20_000).map { #"{"id": \#($0), "text": "\#(padding)"}"# }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+            let made = try runProcess(try docstoreBinary(), [url, "-c", ".import c \(file.path)"])
+            try #require(made.status == 0, "\(made.stderr)")
+
+            let process = Process()
+            process.executableURL = try docstoreBinary()
+            process.arguments = [url, "--mode", "ndjson", "-c", "c.filter { $0.id > 0 }"]
+            let output = Pipe()
+            process.standardOutput = output
+            let errorsFile = directory.appendingPathComponent("stderr.txt")
+            try Data().write(to: errorsFile)
+            process.standardError = try FileHandle(forWritingTo: errorsFile)
+            try process.run()
+            defer {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                process.waitUntilExit()
+            }
+            _ = output.fileHandleForReading.availableData  // the first rows: the stream runs
+            let pid = try String(contentsOfFile: server.directory + "/data/postmaster.pid", encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+            let processes = "\(pid) $(ps -o pid= --ppid \(pid))"
+            _ = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -STOP \(processes)"])
+            defer { _ = try? runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -CONT \(processes)"]) }
+            let stopped = Date()
+            // The rest is read slowly, on a thread of its own (a read waits
+            // for rows that may never come), until the process ends.
+            let reader = output.fileHandleForReading
+            Thread.detachNewThread {
+                while !reader.availableData.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            while process.isRunning, Date().timeIntervalSince(stopped) < 40 { Thread.sleep(forTimeInterval: 0.1) }
+            let errors = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
+            #expect(!process.isRunning, "the stream still waits 40 s after its server stopped answering: \(errors)")
+        }
+
         /// A server that accepts connections and never answers (its processes
         /// stopped, as a network partition would leave it): the command hung
         /// until the server came back, ctrl-C too, since a statement waiting
