@@ -9,6 +9,15 @@ import Testing
 /// place of the new file's (helper-55).
 @Suite("Fault: the store's file replaced under a session")
 struct MovedStoreFileCommandTests {
+    /// Another store file beside the session's, holding document 7 of "p".
+    static func newStore(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("new.sqlite").path
+        let new = try DocumentStore(path: path)
+        try new.collection(named: "p").insert(["id": 7])
+        try new.close()
+        return path
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func theSessionRefusesCommandsAndLeavesTheNewFileReadableEvenWhenKilled() throws {
         let directory = try temporaryDirectory()
@@ -18,12 +27,7 @@ struct MovedStoreFileCommandTests {
         try session.send(#"p.insert([{"id": 1}, {"id": 2}])"# + "\np.count()\n")
         #expect(session.availableOutput() == "2\n")
 
-        let newPath = directory.appendingPathComponent("new.sqlite").path
-        do {
-            let new = try DocumentStore(path: newPath)
-            try new.collection(named: "p").insert(["id": 7])
-            try new.close()
-        }
+        let newPath = try Self.newStore(in: directory)
         #expect(rename(newPath, path) == 0)
         try session.send(#"p.insert({"id": 3})"# + "\np.count()\n.mode\n")
         // Nothing runs but .quit and .help: its reads could show either file.
@@ -55,12 +59,7 @@ struct MovedStoreFileCommandTests {
         while !output.contains("1\n"), Date() < deadline { output += session.availableOutput() }
         try #require(output.contains("1\n"), "the watch never printed: \(output)")
 
-        let newPath = directory.appendingPathComponent("new.sqlite").path
-        do {
-            let new = try DocumentStore(path: newPath)
-            try new.collection(named: "p").insert(["id": 7])
-            try new.close()
-        }
+        let newPath = try Self.newStore(in: directory)
         #expect(rename(newPath, path) == 0)
         let result = try #require(session.ended(within: 20), "the watch still runs 20 s after its file was replaced")
         #expect(result.status == 1)

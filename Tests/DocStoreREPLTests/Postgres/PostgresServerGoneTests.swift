@@ -8,6 +8,25 @@ extension PostgresREPLTests {
     /// stopped under a real session.
     @Suite("Fault: the server stops under a session", .serialized)
     struct ServerGoneTests {
+        /// Stops the server's processes (SIGSTOP), as a network partition
+        /// leaves a server: it accepts connections and never answers. Returns
+        /// what resumes them.
+        static func stopProcesses(of server: PostgresREPLServer) throws -> () -> Void {
+            let pid = try String(contentsOfFile: server.directory + "/data/postmaster.pid", encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
+            let processes = "\(pid) $(ps -o pid= --ppid \(pid))"
+            _ = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -STOP \(processes)"])
+            return { _ = try? runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -CONT \(processes)"]) }
+        }
+
+        /// Sends a count to `session` and waits up to `seconds` for it to end:
+        /// its output (nil when it still ran) and how long it took.
+        static func countEnding(_ session: PipedSession, within seconds: Double) throws -> (ProcessOutput?, Double) {
+            let sent = Date()
+            try session.send("c.count()\n")
+            let ended = session.ended(within: seconds)
+            return (ended, Date().timeIntervalSince(sent))
+        }
+
         /// A session on a private server of the test's, which has inserted and
         /// counted one document.
         static func sessionThatCounted(on server: PostgresREPLServer) throws -> PipedSession {
@@ -26,10 +45,7 @@ extension PostgresREPLTests {
             let session = try Self.sessionThatCounted(on: server)
 
             server.stop()
-            let sent = Date()
-            try session.send("c.count()\n")
-            let ended = session.ended(within: 20)
-            let seconds = Date().timeIntervalSince(sent)
+            let (ended, seconds) = try Self.countEnding(session, within: 20)
             let result = try #require(ended, "the command still waited 20 s after the server stopped")
             #expect(result.status == 1)
             #expect(seconds < 15, "\(seconds) s")
@@ -67,10 +83,8 @@ extension PostgresREPLTests {
                 process.waitUntilExit()
             }
             _ = output.fileHandleForReading.availableData  // the first rows: the stream runs
-            let pid = try String(contentsOfFile: server.directory + "/data/postmaster.pid", encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
-            let processes = "\(pid) $(ps -o pid= --ppid \(pid))"
-            _ = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -STOP \(processes)"])
-            defer { _ = try? runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -CONT \(processes)"]) }
+            let resume = try Self.stopProcesses(of: server)
+            defer { resume() }
             let stopped = Date()
             // The rest is read slowly, on a thread of its own (a read waits
             // for rows that may never come), until the process ends.
@@ -92,14 +106,9 @@ extension PostgresREPLTests {
             defer { server.stop() }
             let session = try Self.sessionThatCounted(on: server)
 
-            let pid = try String(contentsOfFile: server.directory + "/data/postmaster.pid", encoding: .utf8).split(separator: "\n").first.map(String.init) ?? ""
-            let processes = "\(pid) $(ps -o pid= --ppid \(pid))"
-            _ = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -STOP \(processes)"])
-            defer { _ = try? runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "kill -CONT \(processes)"]) }
-            let sent = Date()
-            try session.send("c.count()\n")
-            let ended = session.ended(within: 30)
-            let seconds = Date().timeIntervalSince(sent)
+            let resume = try Self.stopProcesses(of: server)
+            defer { resume() }
+            let (ended, seconds) = try Self.countEnding(session, within: 30)
             let result = try #require(ended, "the command still waited 30 s for a server that doesn't answer")
             #expect(result.status == 1)
             #expect(seconds < 20, "\(seconds) s")
