@@ -50,12 +50,15 @@ extension RowScope {
     }
 
     /// `body` over the operands: inline when they are short, else over a
-    /// one-row subquery computing each once (nesting grows linearly).
+    /// one-row subquery computing each once (nesting grows linearly). The
+    /// subquery's `OFFSET 0` keeps PostgreSQL from pulling it up, which would
+    /// put each operand back wherever the body names it: a computation nested
+    /// three deep then took 150 µs a row instead of 10.
     private static func postgresOver(_ operands: [Operand], _ body: ([SQLFragment]) -> SQLFragment) -> SQLFragment {
         if operands.allSatisfy(\.isShort) { return body(operands.map(\.value)) }
         let columns = operands.enumerated().map { $0.element.value + " AS x\($0.offset)" }
         let names = operands.indices.map { SQLFragment("o.x\($0)") }
-        return "(SELECT " + body(names) + " FROM (SELECT " + .joined(columns, separator: ", ") + ") AS o)"
+        return "(SELECT " + body(names) + " FROM (SELECT " + .joined(columns, separator: ", ") + " OFFSET 0) AS o)"
     }
 
     /// `lhs op rhs` with Swift's meaning. Nested CASEs, never AND, guard each
