@@ -263,7 +263,14 @@ public final class PostgresDocumentStore: Sendable {
                     throw PostgresStoreError.outcomeUnknown(error, committing: true)
                 }
             } catch {
-                _ = try? await session.rows("ROLLBACK", [], collection: nil)
+                if PostgresStoreError.endsConnection(error) {
+                    // Closed here and now, so that the pool doesn't lend it
+                    // again before it sees the server's close: the next read,
+                    // on another connection, failed with 08006 now and then.
+                    try? await connection.close()
+                } else {
+                    _ = try? await session.rows("ROLLBACK", [], collection: nil)
+                }
                 throw error
             }
             transaction.committed()

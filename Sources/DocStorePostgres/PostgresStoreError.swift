@@ -69,6 +69,13 @@ public enum PostgresStoreError: LocalizedError, Sendable {
                        collection: collection)
     }
 
+    /// Whether `error` came with the end of its connection: the server
+    /// ended it (57P01, 57P02), or it closed (08006, and 08007 at a commit).
+    static func endsConnection(_ error: any Error) -> Bool {
+        guard case .server(let state?, _, _, _, _) = error as? PostgresStoreError else { return false }
+        return ["57P01", "57P02", "08006", "08007"].contains(state)
+    }
+
     /// Whether a write may have been committed though it failed: the
     /// connection closed before the server could say (SQLSTATE 08007).
     public var mayHaveCommitted: Bool {
@@ -121,6 +128,15 @@ public enum PostgresStoreError: LocalizedError, Sendable {
             return PostgresStoreError.server(sqlState: sqlState, message: info[.message] ?? "deadlock detected", detail: info[.detail],
                                              hint: "PostgreSQL undid the whole transaction to end a deadlock with another connection: nothing of it was written; run it again",
                                              collection: collection)
+        }
+        // The server ended the connection while it ran a statement (an
+        // administrator's pg_terminate_backend, a fast shutdown): the
+        // transaction went with it. The server's words alone ("terminating
+        // connection due to administrator command") didn't say so (helper-57).
+        if let sqlState, ["57P01", "57P02"].contains(sqlState) {
+            return PostgresStoreError.server(
+                sqlState: sqlState, message: (info[.message] ?? "the server ended the connection") + "; nothing of the transaction was committed",
+                detail: info[.detail], hint: "run it again when the server is back", collection: collection)
         }
         // lock_timeout (the REPL's --busy-timeout) passed while another session
         // held the collection: what holds it, and what to do, not the server's words.
