@@ -89,14 +89,24 @@ public final class PostgresDocumentStore: Sendable {
         // tables (a role that may only read opens the store too).
         let installed = try await PostgresSession.pool(client).rows(PostgresStoreSQL.catalogInstalled, [], collection: nil)
         if try installed.first?.decode(Bool.self) == true { return }
-        try await transaction { transaction in
-            let session = transaction.session
-            try await session.rows(PostgresStoreSQL.lockSchemaCreation, [], collection: nil)
-            try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
-            try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
-            try await session.rows(PostgresSearchSQL.createCatalog, [], collection: nil)
-            try await session.rows(PostgresStoreSQL.createValues, [], collection: nil)
-            try await session.rows(PostgresStoreSQL.createMigrations, [], collection: nil)
+        do {
+            try await transaction { transaction in
+                let session = transaction.session
+                try await session.rows(PostgresStoreSQL.lockSchemaCreation, [], collection: nil)
+                try await session.rows(PostgresStoreSQL.createCatalog, [], collection: nil)
+                try await session.rows(PostgresStoreSQL.createIndexCatalog, [], collection: nil)
+                try await session.rows(PostgresSearchSQL.createCatalog, [], collection: nil)
+                try await session.rows(PostgresStoreSQL.createValues, [], collection: nil)
+                try await session.rows(PostgresStoreSQL.createMigrations, [], collection: nil)
+            }
+        } catch PostgresStoreError.server(let state?, let message, _, _, _) where ["25006", "42501"].contains(state) {
+            // A database DocStore never opened, on a role or server that may
+            // only read: "cannot execute CREATE TABLE in a read-only
+            // transaction" alone didn't say why DocStore wrote at all.
+            throw PostgresStoreError.server(
+                sqlState: state, message: "this database has no DocStore catalog yet, and it can't be made here (\(message)); nothing was changed",
+                detail: nil, hint: "open it once with a role that may create tables and write (not in a read-only transaction or on a standby); after that, a role that may only read can open it",
+                collection: nil)
         }
     }
 
