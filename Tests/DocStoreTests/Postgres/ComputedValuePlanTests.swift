@@ -12,10 +12,7 @@ extension PostgresTests {
     @Suite("PostgreSQL: computed values' plans")
     struct ComputedValuePlanTests {
         @Test func aNestedComputationIsPlannedOnceAnOperation() async throws {
-            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
-            let url = try await PostgresTestServer.freshDatabaseURL(server)
-            let store = try await PostgresDocumentStore(url: url)
-            do {
+            try await PostgresTests.withStore { store in
                 let racers = store.collection(Racer.self, named: "racers")
                 for id in 1...3 { try await racers.insert(Racer(id: id, name: "r\(id)", number: id * 10, tags: [])) }
 
@@ -38,11 +35,7 @@ extension PostgresTests {
                 // One subquery an operation over a computed operand (four
                 // here), each read once; pulled up, they were 111.
                 #expect(subqueries.count <= 8, "\(plan.joined(separator: "\n"))")
-            } catch {
-                await store.close()
-                throw error
             }
-            await store.close()
         }
     }
 }

@@ -16,10 +16,7 @@ extension PostgresTests {
     struct EndedTransactionTests {
         @Test(.timeLimit(.minutes(1)), arguments: [false, true])
         func aTransactionWhoseConnectionTheServerEndsSaysNothingWasCommitted(whileRunning: Bool) async throws {
-            guard let server = PostgresTestServer.current else { throw PostgresTestServer.ServerError(message: "no server") }
-            let url = try await PostgresTestServer.freshDatabaseURL(server)
-            let store = try await PostgresDocumentStore(url: url)
-            do {
+            try await PostgresTests.withStoreAndURL { store, url in
                 let racers = store.collection(Racer.self, named: "racers")
                 try await racers.insert(Racer(id: 1, name: "kept", number: 1, tags: []))
                 // An insert of a racer named "slow" waits in the server, to be ended there.
@@ -52,11 +49,7 @@ extension PostgresTests {
                 let text = failure?.localizedDescription ?? ""
                 #expect(text.contains("nothing of the transaction was committed"), "\(text)")
                 #expect(try await racers.all().map(\.id) == [1])
-            } catch {
-                await store.close()
-                throw error
             }
-            await store.close()
         }
     }
 }

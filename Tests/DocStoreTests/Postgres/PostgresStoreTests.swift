@@ -15,9 +15,18 @@ struct Racer: Codable, Identifiable, Equatable, Sendable {
 extension PostgresTests {
     /// Runs `body` on a new, empty database and closes the store, also when it throws.
     static func withStore(_ body: (PostgresDocumentStore) async throws -> Void) async throws {
-        let store = try await PostgresTestServer.freshStore()
+        try await withStoreAndURL { store, _ in try await body(store) }
+    }
+
+    /// The same, with the database's URL (for psql, behind DocStore's back).
+    static func withStoreAndURL(_ body: (PostgresDocumentStore, _ url: String) async throws -> Void) async throws {
+        guard let server = PostgresTestServer.current else {
+            throw PostgresTestServer.ServerError(message: "no PostgreSQL test server: PostgreSQL tests run inside the PostgresTests suite, whose trait starts one")
+        }
+        let url = try await PostgresTestServer.freshDatabaseURL(server)
+        let store = try await PostgresDocumentStore(url: url)
         do {
-            try await body(store)
+            try await body(store, url)
         } catch {
             await store.close()
             throw error
