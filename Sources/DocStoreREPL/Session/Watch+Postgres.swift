@@ -40,6 +40,8 @@ extension REPLSession {
             return .failed
         }
         defer { listening.cancel() }
+        let checking = Self.checkServerWhileWatching(signal)
+        defer { checking.cancel() }
 
         // The ctrl-C flag is not reset: see the file store's watch.
         let status = options.interactive ? output : errors
@@ -83,6 +85,9 @@ extension REPLSession {
             }
             if runner.interruption.isRequested { continue }
             let (changed, error) = signal.take(waitingUpTo: 50)
+            for notice in signal.takeNotices() {
+                status.write(style(for: status).apply(.dim, "── \(Self.timeFormatter.string(from: Date())) · \(notice)") + "\n")
+            }
             if let error {
                 report("error: \(error) (stopped watching)")
                 outcome = .failed
@@ -94,12 +99,39 @@ extension REPLSession {
     }
 }
 
+extension REPLSession {
+    /// While a watch waits, asks the server every ``ServerWatch/interval``
+    /// whether it answers, and tells the watch when that changes. The store's
+    /// listening connection comes back by itself when the server does (and
+    /// the query runs again then), but meanwhile the watch was silent: a
+    /// stopped server left the last result on screen as if it were live.
+    static func checkServerWhileWatching(_ signal: WatchSignal) -> Task<Void, Never> {
+        Task {
+            var wasDown = false
+            while !Task.isCancelled {
+                try? await Task.sleep(for: ServerWatch.interval)
+                if Task.isCancelled { break }
+                let reason = await ServerWatch.unreachableServer()
+                if let reason, !wasDown {
+                    signal.notify("the server doesn't answer (\(reason.localizedDescription)); "
+                        + "the result above may be out of date; still watching, ctrl-C stops")
+                } else if reason == nil, wasDown {
+                    signal.notify("the server answers again")
+                }
+                wasDown = reason != nil
+            }
+        }
+    }
+}
+
 /// Tells the session's thread that a watched collection changed (any number of
 /// commits since it last looked count as one: the command runs once for them).
 final class WatchSignal: Sendable {
     private struct State {
         var changed = false
         var error: (any Error)?
+        /// Lines for the watch's status (the server stopped answering, or answers again).
+        var notices: [String] = []
     }
 
     private let state = Mutex(State())
@@ -108,6 +140,20 @@ final class WatchSignal: Sendable {
     func post() {
         state.withLock { $0.changed = true }
         semaphore.signal()
+    }
+
+    /// Something the watch's status line should say.
+    func notify(_ text: String) {
+        state.withLock { $0.notices.append(text) }
+        semaphore.signal()
+    }
+
+    /// The lines ``notify(_:)`` was given since the last call.
+    func takeNotices() -> [String] {
+        state.withLock { state in
+            defer { state.notices = [] }
+            return state.notices
+        }
     }
 
     /// The observation failed and ended.

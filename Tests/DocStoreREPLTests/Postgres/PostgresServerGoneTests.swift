@@ -53,6 +53,28 @@ extension PostgresREPLTests {
                     "\(result.stderr)")
         }
 
+        /// A watch whose server stopped was silent: its last result stayed on
+        /// screen as if it were live. It now says the server doesn't answer
+        /// and why, and watches on (the store listens again when it is back).
+        @Test(.timeLimit(.minutes(3))) func aWatchSaysWhenItsServerStopsAnswering() throws {
+            let server = try PostgresREPLServer.start()
+            defer { server.stop() }
+            _ = try Self.sessionThatCounted(on: server).finish()
+            let watch = try PipedSession(["postgres://docstore@/postgres?host=\(server.directory)", "-c", ".watch c.count()"])
+            var output = ""
+            let deadline = Date().addingTimeInterval(30)
+            while !output.split(separator: "\n").contains("1"), Date() < deadline { output += watch.availableOutput() }
+            try #require(output.split(separator: "\n").contains("1"), "the watch never printed its first result: \(output)")
+
+            server.stop()
+            // The check runs every 5 s while a watch waits.
+            Thread.sleep(forTimeInterval: 15)
+            watch.killNow()
+            let errors = watch.errorsAfterExit()
+            #expect(errors.contains("the server doesn't answer (Can't connect to PostgreSQL at the socket \(server.directory)/.s.PGSQL.5432"), "\(errors)")
+            #expect(errors.contains("the result above may be out of date; still watching"), "\(errors)")
+        }
+
         /// A result streaming when the server's processes stop: the stream,
         /// or the roll back of the snapshot it read in, waited forever, ctrl-C
         /// included (helper-58). Its rows are read slowly, so the server is
