@@ -1,4 +1,5 @@
 @_spi(Backends) import DocStore
+import PostgresNIO
 
 extension PostgresCollection {
     /// One page of documents in key order, for reading a whole collection in
@@ -33,10 +34,25 @@ extension PostgresCollection {
     /// About `size` documents spread evenly over the collection's keys, in key
     /// order (all of them when it has no more): what the REPL samples field
     /// names from, as a file store's `sampleFields(size:)` does.
-    @_spi(Backends) public func spreadSample(size: Int) async throws -> [(key: DocumentKey, document: Model)] {
+    ///
+    /// - Parameter lockWait: How long to wait for another session's lock on
+    ///   the collection before failing (SQLSTATE 55P03); nil waits as the
+    ///   store does. A sample is a nicety: the REPL's command that wanted it
+    ///   waited for the lock twice, once for the sample and once itself.
+    @_spi(Backends) public func spreadSample(size: Int, lockWait: Duration? = nil) async throws -> [(key: DocumentKey, document: Model)] {
         try await followingDrops {
             guard let kind = try await existingKeyKind() else { return [] }
-            let rows = try await session.rows(reusing: PostgresStoreSQL.spreadSample(name), [.integer(Int64(max(1, size)))], collection: name)
+            let bindings: [SQLBinding] = [.integer(Int64(max(1, size)))]
+            let rows: [PostgresRow]
+            if let lockWait, transaction == nil {
+                let milliseconds = max(1, lockWait.components.seconds * 1000 + lockWait.components.attoseconds / 1_000_000_000_000_000)
+                rows = try await store.transaction { transaction in
+                    try await transaction.session.rows("SET LOCAL lock_timeout = '\(milliseconds)ms'", [], collection: name)
+                    return try await transaction.session.rows(PostgresStoreSQL.spreadSample(name), bindings, collection: name)
+                }
+            } else {
+                rows = try await session.rows(reusing: PostgresStoreSQL.spreadSample(name), bindings, collection: name)
+            }
             return try rows.map { row in
                 var cells = row.makeIterator()
                 guard let keyCell = cells.next() else { throw DocStoreError.corruptDocument(collection: name, key: .string(""), reason: "the server sent no key") }

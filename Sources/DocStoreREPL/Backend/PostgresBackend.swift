@@ -317,13 +317,18 @@ final class PostgresBackend: REPLBackend {
 
     var importDestination: any ImportDestination { PostgresImportDestination(store: store) }
 
+    /// How long a field sample waits for another session's lock.
+    static let sampleLockWait: Duration = .milliseconds(200)
+
     func sample(_ name: String, size: Int) throws -> FieldSample {
         let collection = collection(name)
         let (documents, every) = try Self.wait { () async throws -> ([JSONValue], Bool) in
             // One more than asked for tells a collection that has more.
-            let picked = try await collection.spreadSample(size: size + 1)
+            // A collection another session holds is not sampled (the parser
+            // goes on without its field names): the command itself waits.
+            let picked = try await collection.spreadSample(size: size + 1, lockWait: Self.sampleLockWait)
             if picked.count <= size { return (picked.map(\.document), true) }
-            return (try await collection.spreadSample(size: size).map(\.document), false)
+            return (try await collection.spreadSample(size: size, lockWait: Self.sampleLockWait).map(\.document), false)
         }
         var sample = FieldSample()
         sample.sampledEveryDocument = every
