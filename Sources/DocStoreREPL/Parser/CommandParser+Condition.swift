@@ -116,6 +116,11 @@ extension CommandParser {
         }
         try advance()
         let valueToken = current
+        if valueToken.kind == .dollarZero {
+            // `$0.H == $0.AB` said only "expected a value … found '$0'" (helper-59).
+            throw REPLSyntaxError("a condition compares a field with a constant: comparing two fields of a document "
+                + "isn't supported; compare each with a value, or select both and read them side by side", at: valueToken.location)
+        }
         let value = try literal()
         switch value {
         case .null:

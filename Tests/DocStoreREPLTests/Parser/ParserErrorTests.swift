@@ -45,6 +45,7 @@ struct ParserErrorTests {
         expectError("players.filter { $0.position == .shortstop }", column: 33, #"write the enum case as a string literal, "shortstop""#)
         expectError("players.filter { $0.number = 12 }", column: 28, "'=' assigns")
         expectError("players.filter { 12 == $0.number }", column: 18, "put the field on the left")
+        expectError("players.filter { $0.number == $0.teamId }", column: 31, "comparing two fields of a document isn't supported")
         expectError("players.filter { $0.number > [1] }", column: 30, "compare with a single value")
         expectError("players.limit(-1)", column: 15, "non-negative integer")
         expectError(#"players.insert({"id": 1, "name": })"#, column: 34, "invalid JSON: unexpected token near '}'")
