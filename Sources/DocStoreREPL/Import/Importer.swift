@@ -168,10 +168,17 @@ struct Importer {
         var batch: [(place: String, document: Document)] = []
         var generatedKeys = false
         func flush() throws {
-            // A new collection gets its first documents one at a time, so
-            // that the one creating it is not in a batch whose rollback
-            // would take the collection with it.
-            try insert(batch, into: target, oneByOne: isNew && report.imported == 0, afterGeneratedKeys: generatedKeys,
+            // A new collection gets its first document alone (the next ones,
+            // when --skip-bad skips it), so that the one creating it is not in
+            // a batch whose rollback would take the collection with it. The
+            // whole first batch went one at a time: on PostgreSQL, five round
+            // trips a document, and Teams.csv took 2.3 s against 0.05 s on a file.
+            var first = batch.startIndex
+            while isNew, report.imported == 0, first < batch.endIndex {
+                try insert([batch[first]], into: target, oneByOne: true, afterGeneratedKeys: generatedKeys, reader: reader, report: &report)
+                first += 1
+            }
+            try insert(Array(batch[first...]), into: target, oneByOne: false, afterGeneratedKeys: generatedKeys,
                        reader: reader, report: &report)
             batch.removeAll(keepingCapacity: true)
         }
