@@ -45,9 +45,9 @@ extension PostgresCollection {
             let bindings: [SQLBinding] = [.integer(Int64(max(1, size)))]
             let rows: [PostgresRow]
             if let lockWait, transaction == nil {
-                let milliseconds = max(1, lockWait.components.seconds * 1000 + lockWait.components.attoseconds / 1_000_000_000_000_000)
                 rows = try await store.transaction { transaction in
-                    try await transaction.session.rows("SET LOCAL lock_timeout = '\(milliseconds)ms'", [], collection: name)
+                    try await transaction.session.rows("SELECT set_config('lock_timeout', $1, true)",
+                                                       [.text(PostgresURL.lockTimeout(lockWait))], collection: name)
                     return try await transaction.session.rows(PostgresStoreSQL.spreadSample(name), bindings, collection: name)
                 }
             } else {

@@ -55,8 +55,7 @@ public final class PostgresDocumentStore: Sendable {
     public init(url: String, lockTimeout: Duration? = nil) async throws {
         var configuration = try PostgresURL.configuration(url)
         if let lockTimeout {
-            let milliseconds = max(1, Int(lockTimeout.components.seconds * 1000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000))
-            configuration.options.additionalStartupParameters.append(("lock_timeout", "\(milliseconds)ms"))
+            configuration.options.additionalStartupParameters.append(("lock_timeout", PostgresURL.lockTimeout(lockTimeout)))
         }
         if try await PostgresURL.checkConnection(configuration) {
             configuration.options.additionalStartupParameters.append(("client_connection_check_interval", "\(PostgresURL.clientCheckInterval)"))

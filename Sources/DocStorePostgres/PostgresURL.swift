@@ -131,6 +131,13 @@ extension PostgresURL {
         return "\(error)"
     }
 
+    /// `lock_timeout`'s setting for `duration`: whole milliseconds, at least
+    /// one (0 would mean waiting without end).
+    static func lockTimeout(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))ms"
+    }
+
     /// How often, in milliseconds, the server checks that the client of a
     /// running statement is still connected. A process killed mid-statement
     /// (SIGKILL, or SIGTERM during a long join) left its statement running on

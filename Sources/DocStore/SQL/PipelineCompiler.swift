@@ -197,7 +197,7 @@ struct PipelineCompiler {
         fenced.entries = fenced.entries.map { entry in
             guard computedNames.contains(entry.path), case .column(_, let value) = entry.source else { return entry }
             var read = entry
-            read.source = .column(rank: FieldSQL.postgresRank(type: "jsonb_typeof(" + value + ")"), value: value)
+            read.source = .column(rank: FieldSQL.postgresRank(ofComputed: value), value: value)
             return read
         }
         return fenced

@@ -85,9 +85,7 @@ extension REPLSession {
             }
             if runner.interruption.isRequested { continue }
             let (changed, error) = signal.take(waitingUpTo: 50)
-            for notice in signal.takeNotices() {
-                status.write(style(for: status).apply(.dim, "── \(Self.timeFormatter.string(from: Date())) · \(notice)") + "\n")
-            }
+            for notice in signal.takeNotices() { writeWatchLine(notice, status: status) }
             if let error {
                 report("error: \(error) (stopped watching)")
                 outcome = .failed

@@ -130,19 +130,22 @@ extension REPLSession {
     /// One refresh: a header line where status goes, then the result as the query
     /// prints at the prompt.
     func print(_ result: CommandResult, status: TextOutput) {
-        let time = Self.timeFormatter.string(from: Date())
-        var header = "── \(time)"
         switch result {
-        case .documents(let documents): header += " · \(CommandResult.plural(documents.count, "document"))"
-        case .firstDocuments(let documents): header += " · the first \(CommandResult.plural(documents.count, "document")); more match"
-        case .rows(_, let rows): header += " · \(CommandResult.plural(rows.count, "row"))"
-        default: break
+        case .documents(let documents): writeWatchLine(CommandResult.plural(documents.count, "document"), status: status)
+        case .firstDocuments(let documents): writeWatchLine("the first \(CommandResult.plural(documents.count, "document")); more match", status: status)
+        case .rows(_, let rows): writeWatchLine(CommandResult.plural(rows.count, "row"), status: status)
+        default: writeWatchLine(nil, status: status)
         }
-        status.write(style(for: status).apply(.dim, header) + "\n")
         // A message ("no document with key 3") is not a result: with the
         // results on stdout it broke a reader of NDJSON.
         if case .message(let text) = result { return status.write(text + "\n") }
         if let text = format(result, width: output.terminalWidth) { output.write(text + "\n") }
+    }
+
+    /// A watch's `── 14:03:07 · detail` line, where status goes.
+    func writeWatchLine(_ detail: String?, status: TextOutput) {
+        let line = "── " + Self.timeFormatter.string(from: Date()) + (detail.map { " · " + $0 } ?? "")
+        status.write(style(for: status).apply(.dim, line) + "\n")
     }
 
     /// The collection and query whose commits may change `command`'s result.
@@ -159,7 +162,7 @@ extension REPLSession {
         }
     }
 
-    static let timeFormatter: DateFormatter = {
+    private static let timeFormatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "HH:mm:ss"

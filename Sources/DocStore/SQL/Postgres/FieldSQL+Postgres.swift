@@ -66,6 +66,11 @@ extension FieldSQL {
             + " WHEN 'array' THEN 4 WHEN 'object' THEN 5 ELSE 0 END"
     }
 
+    /// The rank of a computed jsonb value (NULL for Swift's `nil`).
+    static func postgresRank(ofComputed value: SQLFragment) -> SQLFragment {
+        postgresRank(type: "jsonb_typeof(" + value + ")")
+    }
+
     /// The value as text when it is a string (NULL otherwise), in Unicode scalar
     /// order: what string comparisons and sorts read on PostgreSQL.
     var postgresText: SQLFragment {

@@ -22,7 +22,7 @@ extension RowScope {
             return (field.rank, field.value)
         }
         let value = try postgresOperand(expression).value
-        return (FieldSQL.postgresRank(type: "jsonb_typeof(" + value + ")"), value)
+        return (FieldSQL.postgresRank(ofComputed: value), value)
     }
 
     /// An operand: its jsonb, and whether it is short (a field or a constant)
