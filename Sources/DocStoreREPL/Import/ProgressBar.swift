@@ -22,7 +22,7 @@ struct ProgressBar {
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        output.write("\r\(bar) \(Int(fraction * 100))%  \(documents) documents\u{1B}[K")
+        output.write("\r\(bar) \(Int(fraction * 100))%  \(CommandResult.grouped(documents)) documents\u{1B}[K")
     }
 
     /// Erases the bar, leaving the line for the result.

@@ -47,6 +47,17 @@ public enum CommandResult: Hashable, Sendable {
     }
 
     static func plural(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+        "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// 108789 as "108 789": every count the REPL prints is spelled so.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(" ") }
+            result.append(digit)
+        }
+        return (number < 0 ? "-" : "") + result
     }
 }

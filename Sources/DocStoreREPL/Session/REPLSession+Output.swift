@@ -187,7 +187,7 @@ extension REPLSession {
             let printed = try printer.print(stream, backend: backend, to: sink)
             var summary = PrintedSummary(overflows: printed.overflows)
             if printed.shown < printed.count {
-                summary.count = "\(Self.grouped(printed.count)) \(stream.noun)s, \(Self.grouped(printed.shown)) shown; "
+                summary.count = "\(CommandResult.grouped(printed.count)) \(stream.noun)s, \(CommandResult.grouped(printed.shown)) shown; "
                     + ".maxrows N, or .once FILE for all"
             } else {
                 summary.count = CommandResult.plural(printed.count, stream.noun)
@@ -247,7 +247,7 @@ extension REPLSession {
                 let count: String
                 if let stream = try runner.stream(query) {
                     let printed = try StreamPrinter(settings: settings).print(stream, backend: backend, to: file)
-                    count = "\(Self.grouped(printed.count)) \(stream.noun)\(printed.count == 1 ? "" : "s")"
+                    count = CommandResult.plural(printed.count, stream.noun)
                 } else {
                     var result = try runner.withDisplayLimit(nil) { try runner.run(query) }
                     if case .message(let text) = result {
@@ -272,17 +272,6 @@ extension REPLSession {
             return .failed
         }
         return .done
-    }
-
-    /// 108789 as "108 789".
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(" ") }
-            result.append(digit)
-        }
-        return (number < 0 ? "-" : "") + result
     }
 }
 

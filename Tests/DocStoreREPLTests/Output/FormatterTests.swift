@@ -96,8 +96,8 @@ struct FormatterTests {
     }
 
     @Test func groupedCounts() {
-        #expect(REPLSession.grouped(108_789) == "108 789")
-        #expect(REPLSession.grouped(1_000_000) == "1 000 000")
-        #expect(REPLSession.grouped(999) == "999")
+        #expect(CommandResult.grouped(108_789) == "108 789")
+        #expect(CommandResult.grouped(1_000_000) == "1 000 000")
+        #expect(CommandResult.grouped(999) == "999")
     }
 }

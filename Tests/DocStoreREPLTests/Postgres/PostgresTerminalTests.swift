@@ -20,7 +20,7 @@ extension PostgresREPLTests {
 
             try screen.type(".import teams \(LahmanQuestionsTests.dataDirectory)/Teams.csv")
             try screen.send("Enter")
-            try screen.waitFor("the import") { $0.contains("imported 2955 documents into teams") }
+            try screen.waitFor("the import") { $0.contains("imported 2 955 documents into teams") }
             try screen.waitForPrompt("docstore postgres>")
 
             // A block over several lines, with the continuation prompt.
