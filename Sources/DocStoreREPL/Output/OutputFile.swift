@@ -8,6 +8,10 @@ final class OutputFile: ByteSink {
     private var writer: AtomicFileWriter?
     /// How many bytes were written so far.
     private(set) var size = 0
+    /// Why writing failed (a full disk…), after which the temporary file is
+    /// gone and FILE is left as it was: results written before went with it,
+    /// and putting the rest in place would replace FILE with part of them.
+    private(set) var writeFailure: String?
 
     /// Opens FILE's temporary file; throws for a directory, a missing folder, a
     /// file that can't be created.
@@ -17,8 +21,18 @@ final class OutputFile: ByteSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
+        if let writeFailure {
+            throw CommandError("results can't go to \(path): writing it failed (\(writeFailure)), and it was left as it was; "
+                + "name a file with .output FILE, or .output alone for the standard output")
+        }
         guard writer != nil else { throw CommandError("\(path) is closed") }
-        try writer?.write(raw: bytes)
+        do {
+            try writer?.write(raw: bytes)
+        } catch {
+            writeFailure = "\(error)"
+            discard()
+            throw error
+        }
         size += bytes.count
     }
 

@@ -162,10 +162,17 @@ extension REPLSession {
             // never half of this one's.
             file.markWhole(upTo: size)
             defer { file.markWhole(upTo: file.size) }
+            let failedBefore = file.writeFailure != nil
             do {
                 return try print(command, to: file, onScreen: false)
             } catch {
                 try? file.rollBack(toSize: size)
+                // The file can't be written: it is left as it was, earlier
+                // results and all, rather than replaced by part of them later.
+                guard file.writeFailure == nil || failedBefore else {
+                    throw CommandError("\(error). .output won't change it either: its earlier results were dropped, "
+                        + "and later results are refused until .output names a file (or .output alone, for the standard output)")
+                }
                 throw error
             }
         }

@@ -10,20 +10,8 @@ import Testing
 /// mount ends with the test's shell whatever happens.
 @Suite("Fault: a store on a read-only file system")
 struct ReadOnlyMediaTests {
-    /// Runs `script` in bash inside a private mount namespace (as a mapped root
-    /// user when not root), with `$D` the docstore binary and `$M` a tmpfs.
-    func inPrivateMount(_ script: String) throws -> ProcessOutput {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let mountPoint = directory.appendingPathComponent("medium").path
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let namespace = getuid() == 0 ? ["--mount"] : ["--map-root-user", "--mount"]
-        let setup = "set -e; D='\(try docstoreBinary().path)'; M='\(mountPoint)'; mount -t tmpfs -o size=16m tmpfs \"$M\"; cd \"$M\"\n"
-        return try runProcess(URL(fileURLWithPath: "/usr/bin/unshare"), namespace + ["/bin/bash", "-c", setup + script])
-    }
-
     @Test func aCleanlyClosedStoreIsReadWithReadOnly() throws {
-        let run = try inPrivateMount("""
+        let run = try runInPrivateTmpfs("""
             "$D" s.sqlite -c 'teams.insert([{"id": 1, "city": "Boston"}, {"id": 2, "city": "Chicago"}, {"id": 3}])' >/dev/null
             test ! -e s.sqlite-wal   # closed: everything is in the file
             cd /; mount -o remount,ro "$M"
@@ -40,7 +28,7 @@ struct ReadOnlyMediaTests {
 
     @Test func commitsStillInTheWriteAheadLogAreNotHidden() throws {
         // The last writer died before its commit reached the file: the -wal holds it.
-        let run = try inPrivateMount("""
+        let run = try runInPrivateTmpfs("""
             "$D" s.sqlite -c 'teams.insert([{"id": 1}, {"id": 2}])' >/dev/null
             python3 - <<'PY'
             import os, sqlite3
