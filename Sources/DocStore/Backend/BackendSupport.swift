@@ -246,7 +246,15 @@ extension BackendSupport {
     /// made a table of that name, without a key and a body, in its place
     /// (`tool`: what the user renames or drops it with).
     public static func foreignTableProblem(_ name: String, tool: String) -> String {
-        "the table \(DocumentKey.quoted(name)) is not a collection's (not a key and a body column alone, as DocStore makes them): another program made it in the collection's place; its rows are not documents, and dropping the collection would destroy them, so .drop refuses: rename or drop that table with \(tool), then .drop \(DocumentKey.commandArgument(name)) forgets the collection"
+        "the table \(DocumentKey.quoted(name)) is not a collection's (not a primary key `key` and a `body` column alone, as DocStore makes them): another program made it in the collection's place; its rows are not documents, and dropping the collection would destroy them, so .drop refuses: rename or drop that table with \(tool), then .drop \(DocumentKey.commandArgument(name)) forgets the collection"
+    }
+}
+
+extension BackendSupport {
+    /// Why a collection whose table another program replaced (another shape,
+    /// a view) is neither read nor written: its rows are not documents.
+    public static func foreignTableRefusal(_ name: String, tool: String) -> String {
+        "the table \(DocumentKey.quoted(name)) is not a collection's (not a primary key `key` and a `body` column alone, as DocStore makes them): another program made it, or a view, in the collection's place; its rows are not documents, so DocStore neither reads nor changes them, and nothing was done: rename or drop it with \(tool), then .drop \(DocumentKey.commandArgument(name)) forgets the collection"
     }
 }
 

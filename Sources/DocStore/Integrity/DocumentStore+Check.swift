@@ -29,7 +29,7 @@ extension DocumentStore {
     public func foreignTables() throws -> [String] {
         try readAccess { db in
             try Catalog.readableCollections(in: db).map(\.name).filter { name in
-                try db.tableExists(name) && !Catalog.isDocumentTable(name, in: db)
+                try Catalog.isReplacedByForeignObject(name, in: db)
             }
         }
     }
@@ -76,15 +76,16 @@ extension DocumentStore {
         var report = try read { _ in
             try access(collection: name) {
                 try readAccess { db in
-                    guard let info = try knownCollection(named: name, in: db) else {
-                        return CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
-                                               quarantineCollection: Self.quarantineName(for: name))
-                    }
-                    if try db.tableExists(name), try !Catalog.isDocumentTable(name, in: db) {
+                    // Before knownCollection, which refuses such a table.
+                    if try Catalog.collection(named: name, in: db) != nil, try Catalog.isReplacedByForeignObject(name, in: db) {
                         var report = CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
                                                      quarantineCollection: Self.quarantineName(for: name))
                         report.tableProblem = BackendSupport.foreignTableProblem(name, tool: "sqlite3")
                         return report
+                    }
+                    guard let info = try knownCollection(named: name, in: db) else {
+                        return CollectionCheck(collection: name, documentCount: 0, damaged: [], duplicateMembers: [],
+                                               quarantineCollection: Self.quarantineName(for: name))
                     }
                     var checked = try checkDocuments(of: info, in: db, checkPages: true)
                     let orphans = try Catalog.orphanObjects(in: db, collection: name)

@@ -26,10 +26,27 @@ extension Catalog {
     /// Whether the table `name`, which exists, is shaped as DocStore makes a
     /// collection's: a key and a TEXT body, nothing else (a table with more
     /// columns holds more than documents, and dropping it would lose them).
+    /// The key must be the primary key: without it, two rows may share a key,
+    /// and a lookup by key shows one of them.
     static func isDocumentTable(_ name: String, in db: Database) throws -> Bool {
-        let columns = try Row.fetchAll(db, sql: "SELECT name, upper(type) FROM pragma_table_info(?)", arguments: [name])
+        let columns = try Row.fetchAll(db, sql: "SELECT name, upper(type), pk FROM pragma_table_info(?)", arguments: [name])
         let types = Dictionary(columns.map { (($0[0] as String?) ?? "", ($0[1] as String?) ?? "") }, uniquingKeysWith: { first, _ in first })
-        return types.count == 2 && types["key"] != nil && types["body"] == "TEXT"
+        let primaryKey = columns.filter { ($0[2] as Int64? ?? 0) > 0 }.map { ($0[0] as String?) ?? "" }
+        return types.count == 2 && types["key"] != nil && types["body"] == "TEXT" && primaryKey == ["key"]
+    }
+
+    /// Whether another program put an object of its own where the collection
+    /// `name`'s table should be: a table not shaped as a collection's, or a
+    /// view. Its rows are not documents: reading them as documents would show
+    /// another table's, and writing would change or delete its rows.
+    static func isReplacedByForeignObject(_ name: String, in db: Database) throws -> Bool {
+        let type = try String.fetchOne(db, sql: "SELECT type FROM sqlite_master WHERE name = ? AND type IN ('table', 'view') ORDER BY type = 'table' DESC",
+                                       arguments: [name])
+        switch type {
+        case nil: return false
+        case "table": return try !isDocumentTable(name, in: db)
+        default: return true
+        }
     }
 
     /// Checks the catalog against the tables and indexes SQLite holds: every

@@ -500,6 +500,11 @@ public final class DocumentStore: Sendable {
         try collectionCache.refresh(for: db)
         if let cached = collectionCache.lookup(name, in: db) { return cached }
         guard let info = try Catalog.collection(named: name, in: db) else { return nil }
+        // Checked when the entry is read from the catalog (the cache is
+        // forgotten when another connection commits), not on every call.
+        if try Catalog.isReplacedByForeignObject(name, in: db) {
+            throw DocStoreError.invalidQuery(collection: name, field: nil, reason: BackendSupport.foreignTableRefusal(name, tool: "sqlite3"))
+        }
         collectionCache.remember(info)
         return info
     }

@@ -66,7 +66,7 @@ struct ForeignTableChecks {
     static func expectRefusal(store: String, rowsLeft: () throws -> String) throws {
         let check = try runProcess(try docstoreBinary(), [store, "-c", ".check"])
         #expect(check.status == 1)
-        #expect(check.stdout.contains(#"the table "b" is not a collection's (not a key and a body column alone"#), "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains(#"the table "b" is not a collection's (not a primary key `key` and a `body` column alone"#), "\(check.stdout)\(check.stderr)")
         let own = try runProcess(try docstoreBinary(), [store, "-c", ".check b"])
         #expect(own.status == 1 && own.stdout.contains(#"the table "b" is not a collection's"#), "\(own.stdout)\(own.stderr)")
         #expect(check.stdout.contains("no damaged documents in a"), "the others are checked: \(check.stdout)\(check.stderr)")

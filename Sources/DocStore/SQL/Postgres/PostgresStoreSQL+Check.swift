@@ -81,7 +81,7 @@ extension PostgresStoreSQL {
         """
 
     /// Whether the relation `relation` (a regclass expression) is an ordinary
-    /// table with a key and a jsonb body and no other column: not a view, not
+    /// table with a primary key `key` and a jsonb body and no other column: not a view, not
     /// another program's table (triggers added to one broke its writes, and
     /// dropping one with more columns lost them).
     static func documentTableTest(_ relation: String) -> String {
@@ -89,7 +89,10 @@ extension PostgresStoreSQL {
             + " AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = \(relation) AND a.attname = 'key' AND NOT a.attisdropped)"
             + " AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = \(relation) AND a.attname = 'body' AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped)"
             + " AND NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped"
-            + " AND a.attname NOT IN ('key', 'body')))"
+            + " AND a.attname NOT IN ('key', 'body'))"
+            // The key is the primary key: without it two rows may share a key.
+            + " AND EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]"
+            + " WHERE i.indrelid = \(relation) AND i.indisprimary AND i.indnkeyatts = 1 AND a.attname = 'key'))"
     }
 
     /// The table's key column type a collection of `kind` keys is made with.
