@@ -295,13 +295,27 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     /// - Throws: ``DocStore/DocStoreError/invalidQuery(collection:field:reason:)``,
     ///   deleting nothing, when the condition compares with a string holding
     ///   NUL: queries compare it only up to the NUL, so the delete would take
-    ///   documents it doesn't mean.
+    ///   documents it doesn't mean; ``DocStore/DocStoreError/damagedDocuments(collection:keys:)``,
+    ///   deleting nothing, naming a selected document whose body is not a JSON
+    ///   object (another tool wrote it: `check` and `repair` deal with it).
     @discardableResult
     public func delete(_ query: DocumentQuery) async throws -> Int {
         try BackendSupport.refuseCutStrings(query, collection: name, verb: "delete")
         return try await followingDrops(reading: PostgresCompiler.subqueryCollections(of: query.condition)) {
             guard let compiler = try await compiler(for: query.condition, relevance: query.relevance != nil) else { return 0 }
-            return try await session.rows(try compiler.delete(query), collection: name).count
+            let statement = try compiler.delete(query)
+            let kind = keyKind()
+            let run = { (session: PostgresSession) async throws -> Int in
+                try await session.rows(PostgresStoreSQL.lockCollectionUpdates, [.text(name)], collection: name)
+                // A body that is not an object has every field missing, so
+                // `$0.y == nil` selected it, and deleted it for good (helper-60).
+                if let row = try await session.rows(compiler.firstNonObject(query), collection: name).first {
+                    throw DocStoreError.damagedDocuments(collection: name, keys: [try decodeKey(row.makeRandomAccess()[0], kind: kind)])
+                }
+                return try await session.rows(statement, collection: name).count
+            }
+            if let transaction { return try await run(transaction.session) }
+            return try await store.ownTransaction { try await run($0.session) }
         }
     }
 

@@ -10,6 +10,9 @@ extension DocumentCollection {
     ///   with a number a `Double` can't hold or a string holding NUL, or a
     ///   document it selects (or one a subquery of it selects) holds one in a
     ///   compared field, named in the error. PostgreSQL compares them exactly.
+    ///   ``DocStoreError/damagedDocuments(collection:keys:)``, deleting nothing,
+    ///   naming a selected document whose body is not a JSON object (another
+    ///   tool wrote it: `check` and `repair` deal with it).
     @discardableResult
     public func delete(_ query: DocumentQuery) throws -> Int {
         warnAboutUnknownFields(query.namedPaths)
@@ -20,6 +23,12 @@ extension DocumentCollection {
                 // The check and the delete in one transaction: no write between them.
                 return try store.withinTransaction(db, unlessInsideOne: true) {
                     try refuseInexactComparisons(query, verb: "delete", in: db)
+                    // A body that is not an object has every field missing, so
+                    // `$0.y == nil` selected it: deleted, it was gone for good,
+                    // where `repair` keeps it (helper-60).
+                    if let damaged = try firstKey(queryCompiler(in: db).firstNonObject(query), info: info, in: db) {
+                        throw DocStoreError.damagedDocuments(collection: name, keys: [damaged])
+                    }
                     guard store.changeTracker.isObserved(name) else {
                         try run(compiled, in: db)
                         return db.changesCount
