@@ -1,3 +1,5 @@
+import Foundation
+
 /// An RFC 4180 CSV parser fed chunk by chunk: quoted fields may hold commas,
 /// quotes (`""`) and line breaks; records end at LF or CRLF. It works on bytes
 /// and leaves decoding to the caller, which reports invalid UTF-8 by line.
@@ -58,6 +60,11 @@ struct CSVParser {
     private var quoteLine = 1
     /// Which field of its record (from 1) that quote opened.
     private var quoteField = 1
+    /// Whether the last chunk ended with an unquoted carriage return, which
+    /// the next chunk's first byte must make a CRLF.
+    private var carriageReturnAtChunkEnd = false
+    /// Whether a carriage return followed a closing quote: a line feed must come next.
+    private var carriageReturnAfterQuote = false
 
     /// The bytes of the record read so far and not yet emitted.
     var pendingRecordBytes: Int { copied.count }
@@ -79,6 +86,10 @@ struct CSVParser {
     /// Parses a chunk held in contiguous memory.
     mutating func consume(buffer: UnsafeBufferPointer<UInt8>, emit: (Record) throws -> Void) throws {
         var index = 0
+        if carriageReturnAtChunkEnd, let first = buffer.first {
+            carriageReturnAtChunkEnd = false
+            if first != Self.newline { throw bareCarriageReturn() }
+        }
         // Where the current record starts in this chunk while it is read in
         // place; nil once it is being copied (it began in an earlier chunk, or
         // quotes a field).
@@ -94,6 +105,7 @@ struct CSVParser {
                     fieldStart = index + 1 - start
                     state = .fieldStart
                 case Self.newline:
+                    try checkCarriageReturns(buffer, start..<index, lineEndsAt: index)
                     var end = index - start
                     if end > fieldStart, buffer[index - 1] == Self.carriageReturn { end -= 1 }
                     ranges.append(fieldStart..<end)
@@ -102,6 +114,7 @@ struct CSVParser {
                     directStart = index + 1
                 case Self.quote where state == .fieldStart:
                     // A quoted field: the record so far is copied, and the rest too.
+                    try checkCarriageReturns(buffer, start..<index, lineEndsAt: nil)
                     copied.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
                     directStart = nil
                     state = .quoted
@@ -140,6 +153,7 @@ struct CSVParser {
                     // The rest of an unquoted field in one go: up to the next separator.
                     var end = index + 1
                     while end < count, buffer[end] != Self.comma, buffer[end] != Self.newline, buffer[end] != Self.quote { end += 1 }
+                    try checkCarriageReturns(buffer, index..<end, lineEndsAt: end < count && buffer[end] == Self.newline ? end : nil)
                     copied.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<end]))
                     state = .unquoted
                     index = end
@@ -167,17 +181,41 @@ struct CSVParser {
         }
         // A record the chunk ends inside is copied, to go on in the next chunk.
         if let start = directStart, start < count || !ranges.isEmpty {
+            try checkCarriageReturns(buffer, start..<count, lineEndsAt: nil)
             copied.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<count]))
         }
     }
 
+    /// Refuses a carriage return among unquoted bytes `range` of `buffer`
+    /// unless it ends a line as CRLF: the line feed at `lineEndsAt`, or the
+    /// next chunk's first byte when it is the chunk's last. Records end at LF
+    /// or CRLF, so lines ending in CR alone (old Mac files) were read as one
+    /// record, and the file imported as no documents without a word.
+    private mutating func checkCarriageReturns(_ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, lineEndsAt: Int?) throws {
+        guard !range.isEmpty, let base = buffer.baseAddress,
+              let found = memchr(base + range.lowerBound, Int32(Self.carriageReturn), range.count) else { return }
+        let position = range.lowerBound + (UnsafeRawPointer(found) - UnsafeRawPointer(base + range.lowerBound))
+        guard position == range.upperBound - 1 else { throw bareCarriageReturn() }
+        if let lineEndsAt, lineEndsAt == range.upperBound { return }
+        if range.upperBound == buffer.count { carriageReturnAtChunkEnd = true; return }
+        throw bareCarriageReturn()
+    }
+
+    private func bareCarriageReturn() -> Failure {
+        Failure(line: line, reason: "a carriage return (\\r) that doesn't end the line with a line feed: records end at LF or CRLF, and a field holding a line break must be quoted; a file whose lines end in CR alone (as old Mac programs write) can be converted with tr '\\r' '\\n' < FILE > NEW.csv")
+    }
+
     /// After a closing quote; true when the byte ended the record.
     private mutating func afterQuote(_ byte: UInt8, _ emit: (Record) throws -> Void) throws -> Bool {
+        if carriageReturnAfterQuote {
+            carriageReturnAfterQuote = false
+            if byte != Self.newline { throw bareCarriageReturn() }
+        }
         switch byte {
         case Self.comma:
             endCopiedField()
         case Self.carriageReturn:
-            break
+            carriageReturnAfterQuote = true
         case Self.newline:
             endCopiedField()
             try copied.withUnsafeBufferPointer { try emitRecord($0, emit) }

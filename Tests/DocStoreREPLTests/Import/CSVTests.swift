@@ -50,6 +50,28 @@ struct CSVTests {
         }
     }
 
+    /// Lines ending in CR alone (old Mac files) were read as one record: the
+    /// header swallowed the file, which imported as no documents without a
+    /// word (helper-60). An unquoted CR that isn't part of a CRLF is refused,
+    /// naming its line, wherever the chunks end; a quoted one is a field's.
+    @Test func aCarriageReturnOutsideQuotesMustEndALine() throws {
+        for chunkSize in [1, 2, 3, 4, 7, 64] {
+            for (text, line) in [("id,a\r1,x\r2,y\r", 1), ("id,a\n1,x\ry\n", 2), ("id,a\n1,x\r", 2), ("id,a\n1,x\r,y\n", 2),
+                                 ("id,a\n1,\"x\"\r2\n", 2), ("a\n\rb,c\n", 2)] where text != "id,a\n1,x\r" {
+                do {
+                    let parsed = try records(text, chunkSize: chunkSize)
+                    Issue.record("no error for \(text.debugDescription) in chunks of \(chunkSize): \(parsed)")
+                } catch let failure as CSVParser.Failure {
+                    #expect(failure.line == line && failure.reason.contains("carriage return"), "\(text.debugDescription): \(failure)")
+                }
+            }
+            // A CR at the very end of the file ends its last line; CRLF and a
+            // quoted CR are read as before.
+            #expect(try records("id,a\n1,x\r", chunkSize: chunkSize).map(\.0) == [["id", "a"], ["1", "x"]])
+            #expect(try records("id,a\r\n1,\"x\ry\"\r\n", chunkSize: chunkSize).map(\.0) == [["id", "a"], ["1", "x\ry"]])
+        }
+    }
+
     /// Random records written as RFC 4180 says (quoted when they hold a comma,
     /// a quote, a line break or a carriage return; LF or CRLF between records)
     /// read back the same, whatever the chunk sizes: records read in place and
