@@ -76,6 +76,16 @@ struct ImportTests {
         #expect(try documents().map { $0["id"] } == [1, 4])
     }
 
+    /// Every line bad (a file of another format, say) said "imported 0
+    /// documents" and exit status 0 (helper-60): it is a failure.
+    @Test func skipBadWithEveryLineBadFails() throws {
+        let path = try write("wrong.ndjson", "id,name\n1,Boston\n2,Chicago\n")
+        let message = failure { _ = try importFile(path, into: "fresh", ImportOptions(skipBad: true)) }
+        #expect(message?.hasPrefix("every entry of \(path) was bad (3 bad lines), so nothing was imported") == true, "\(message ?? "")")
+        #expect(message?.contains("line 1: ") == true, "the first bad lines are shown: \(message ?? "")")
+        #expect(try store.collections().map(\.name).contains("fresh") == false)
+    }
+
     @Test func aNewCollectionIsNotCreatedByAFailedImport() throws {
         let path = try write("truncated.ndjson", "{\"id\": 1}\n{\"id\": 2, \"name\": \"trun")
         let message = failure { _ = try importFile(path, into: "fresh") }
