@@ -35,6 +35,24 @@ extension Catalog {
         return types.count == 2 && types["key"] != nil && types["body"] == "TEXT" && primaryKey == ["key"]
     }
 
+    /// Triggers DocStore didn't make (its own are named `docstore_…`) on a
+    /// collection's table: one runs inside every write of the collection and
+    /// may change or delete documents of any collection, unseen by DocStore
+    /// (helper-60: `AFTER INSERT ON teams … DELETE FROM people`), and `check`
+    /// called such a store healthy.
+    static func foreignTriggerProblems(in db: Database) throws -> [CatalogProblem] {
+        try Row.fetchAll(db, sql: """
+            SELECT CAST(t.name AS TEXT), CAST(t.tbl_name AS TEXT) FROM sqlite_master t
+            WHERE t.type = 'trigger' AND t.name NOT LIKE 'docstore\\_%' ESCAPE '\\'
+              AND EXISTS (SELECT 1 FROM \(collectionsTable) c WHERE c.name = t.tbl_name)
+            ORDER BY 1
+            """).map { row in
+            let (name, table): (String, String) = (row[0] ?? "", row[1] ?? "")
+            return CatalogProblem(table: "sqlite_master", name: name,
+                                  problem: "a trigger DocStore didn't make, on collection \(DocumentKey.quoted(table)): it runs inside every write of the collection and can change documents of any collection behind DocStore's back; if it isn't yours, drop it with sqlite3 (DROP TRIGGER \(quoteIdentifier(name)))")
+        }
+    }
+
     /// Whether another program put an object of its own where the collection
     /// `name`'s table should be: a table not shaped as a collection's, or a
     /// view. Its rows are not documents: reading them as documents would show
@@ -110,6 +128,7 @@ extension Catalog {
         for orphan in try orphanObjects(in: db) {
             problems.append(CatalogProblem(table: "sqlite_master", name: orphan.name, problem: orphan.problem, repairedBy: orphan.collection))
         }
+        problems += try foreignTriggerProblems(in: db)
         // Rows that the store's own reads would refuse (a blob name, fields that
         // are not DocStore's JSON): reported with the same words as those reads.
         func name(_ row: Row) -> String {

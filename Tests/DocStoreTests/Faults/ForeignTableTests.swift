@@ -83,6 +83,25 @@ struct ForeignTableTests {
         }
     }
 
+    /// A trigger another program put on a collection's table runs inside its
+    /// writes: this one deleted another collection's documents on each insert,
+    /// and `check` called the store healthy (helper-60).
+    @Test func aForeignTriggerOnACollectionIsNamedByCheck() throws {
+        let store = try DocumentStore.inMemory()
+        try store.collection(named: "teams").insert(["id": 1])
+        try store.collection(named: "people").insert(contentsOf: (1...3).map { ["id": .integer($0)] })
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "CREATE TRIGGER evil AFTER INSERT ON teams BEGIN DELETE FROM people WHERE key < 3; END")
+            // A trigger on a table that is no collection's is not DocStore's business.
+            try db.execute(sql: "CREATE TABLE audit(x)")
+            try db.execute(sql: "CREATE TRIGGER audited AFTER INSERT ON audit BEGIN SELECT 1; END")
+        }
+        let check = try store.check()
+        #expect(!check.isHealthy)
+        #expect(check.catalogProblems.map(\.name) == ["evil"], "\(check)")
+        #expect(check.catalogProblems.first?.problem.contains(#"a trigger DocStore didn't make, on collection "teams""#) == true, "\(check)")
+    }
+
     @Test func aViewInTheCollectionsPlaceIsNotReadAsItsDocuments() throws {
         try withStore(replacingNotesWith: "CREATE VIEW notes AS SELECT key, body FROM other") { store in
             try expectRefused(store)
