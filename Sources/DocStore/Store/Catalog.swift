@@ -135,6 +135,13 @@ enum Catalog {
         // would collide with "players" in SQLite's own words, so say it in ours.
         if let existing = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = ? COLLATE NOCASE",
                                               arguments: [name]) {
+            if existing == name, try isDocumentTable(name, in: db),
+               try String.fetchOne(db, sql: "SELECT name FROM \(collectionsTable) WHERE name = ?", arguments: [name]) == nil {
+                // The catalog lost this collection's row: its documents are
+                // there, hidden, and making the collection anew would fail.
+                throw DocStoreError.invalidCollectionName(
+                    name, reason: "a table of documents named \(DocumentKey.quoted(name)) is in the store, but the catalog doesn't record it (its docstore_collections row was deleted by another program); its documents are intact: restore the row (name, key_kind) with sqlite3 (.check shows it), and nothing was written")
+            }
             throw DocStoreError.invalidCollectionName(
                 name, reason: "the store already has a collection named \(DocumentKey.quoted(existing)); SQLite's table names ignore letter case, so two names that differ only by case can't both exist")
         }

@@ -102,6 +102,25 @@ struct ForeignTableTests {
         #expect(check.catalogProblems.first?.problem.contains(#"a trigger DocStore didn't make, on collection "teams""#) == true, "\(check)")
     }
 
+    /// The catalog row of a collection deleted by another program: an insert
+    /// said the name "differs only by case" from an existing collection's.
+    @Test func anInsertIntoACollectionTheCatalogLostSaysSo() throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try DocumentStore(path: path)
+        try first.collection(named: "people").insert(["id": 1])
+        try first.databaseWriter.write { db in try db.execute(sql: "DELETE FROM docstore_collections WHERE name = 'people'") }
+        try first.close()
+        let store = try DocumentStore(path: path)
+        #expect {
+            try store.collection(named: "people").insert(["id": 2])
+        } throws: { error in
+            "\(error)".contains(#"a table of documents named "people" is in the store, but the catalog doesn't record it"#)
+        }
+        let keys = try store.databaseWriter.read { db in try Int.fetchAll(db, sql: "SELECT key FROM people") }
+        #expect(keys == [1], "nothing was written")
+    }
+
     @Test func aViewInTheCollectionsPlaceIsNotReadAsItsDocuments() throws {
         try withStore(replacingNotesWith: "CREATE VIEW notes AS SELECT key, body FROM other") { store in
             try expectRefused(store)
