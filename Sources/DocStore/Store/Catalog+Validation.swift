@@ -83,7 +83,11 @@ extension Catalog {
             """) {
             let name: String = row[0] ?? ""
             if row[2] as Int64? != 1 {
-                if let table: String = row[3] {
+                if try isReplacedByForeignObject(name, in: db) {
+                    // A view of that name: not missing, and not documents.
+                    problems.append(CatalogProblem(table: collectionsTable, name: name, problem: BackendSupport.foreignTableProblem(name, tool: "sqlite3")))
+                    continue
+                } else if let table: String = row[3] {
                     // Not missing: SQLite's names ignore case, and dropping this
                     // one would drop that table, documents and all.
                     problems.append(CatalogProblem(table: collectionsTable, name: name,

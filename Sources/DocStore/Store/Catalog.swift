@@ -187,7 +187,7 @@ enum Catalog {
         // DROP TABLE "Teams" would drop another collection's table "teams".
         // Only a table of exactly this name is this collection's.
         let exists = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", arguments: [name]) == true
-        if exists, try !isDocumentTable(name, in: db) {
+        if try isReplacedByForeignObject(name, in: db) {
             throw DocStoreError.invalidQuery(collection: name, field: nil, reason: BackendSupport.foreignTableProblem(name, tool: "sqlite3") + "; nothing was changed")
         }
         for index in try searchIndexes(of: name, in: db) {

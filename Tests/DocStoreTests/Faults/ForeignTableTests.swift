@@ -125,6 +125,8 @@ struct ForeignTableTests {
         try withStore(replacingNotesWith: "CREATE VIEW notes AS SELECT key, body FROM other") { store in
             try expectRefused(store)
             #expect(try store.foreignTables() == ["notes"])
+            let check = try store.check()
+            #expect(check.catalogProblems.contains { $0.name == "notes" && $0.problem.contains("not a collection's") }, "\(check)")
         }
     }
 }
