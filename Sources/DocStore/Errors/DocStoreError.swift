@@ -150,7 +150,10 @@ extension DocStoreError: CustomStringConvertible {
         case let .decodingFailed(collection, key, path, reason):
             return "cannot decode document\(Self.keyPart(key)) in collection \(Self.name(collection))\(Self.pathPart(path)): \(reason)"
         case let .corruptDocument(collection, key, reason):
-            return "document \(key) in collection \(Self.name(collection)) is damaged (not valid JSON: \(reason)); other documents are unaffected; .repair \(DocumentKey.commandArgument(collection)) in the REPL (or store.repair(collection:)) moves damaged documents into a quarantine collection"
+            // A reason about the document itself ("its body is an array") is
+            // said as it is; the others are JSON errors.
+            let what = reason.hasPrefix("its ") ? reason : "not valid JSON: " + reason
+            return "document \(key) in collection \(Self.name(collection)) is damaged (\(what)); other documents are unaffected; .repair \(DocumentKey.commandArgument(collection)) in the REPL (or store.repair(collection:)) moves damaged documents into a quarantine collection"
         case let .invalidCollectionName(name, reason):
             return "invalid collection name \(Self.name(name)): \(reason)"
         case let .collectionNameCollision(name, type, otherType):

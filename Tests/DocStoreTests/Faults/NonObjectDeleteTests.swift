@@ -25,6 +25,8 @@ struct NonObjectDeleteTests {
 
         #expect { try docs.delete(Self.missingY) } throws: { Self.namesDocument2($0) }
         #expect(try docs.keys() == [.integer(1), .integer(2), .integer(3)], "nothing was deleted")
+        // `get` refuses it too, as `check` calls it damaged (it showed `[1,2]`).
+        #expect { try docs.get(2) } throws: { "\($0)".contains("document 2 in collection \"docs\" is damaged (its body is an array, not a JSON object") }
         // Once repair has moved it aside, the delete goes ahead.
         _ = try store.repair(collection: "docs")
         #expect(try docs.delete(Self.missingY) == 1)
