@@ -185,7 +185,7 @@ extension DocStoreError: CustomStringConvertible {
         case let .damagedDocuments(collection, keys):
             let shown = keys.prefix(10).map { "\($0)" }.joined(separator: ", ") + (keys.count > 10 ? ", … (\(keys.count) in all)" : "")
             let (noun, verb, them) = keys.count == 1 ? ("document", "stops", "it") : ("documents", "stop", "them")
-            return "collection \(Self.name(collection)) holds damaged \(noun) (not valid JSON) that \(verb) this query: \(noun) \(shown); run .repair \(DocumentKey.commandArgument(collection)) in the REPL (or store.repair(collection:)) to move \(them) into a quarantine collection and query the rest"
+            return "collection \(Self.name(collection)) holds damaged \(noun) (not valid JSON, or not a JSON object) that \(verb) this query: \(noun) \(shown); run .repair \(DocumentKey.commandArgument(collection)) in the REPL (or store.repair(collection:)) to move \(them) into a quarantine collection and query the rest"
         case let .nestingTooDeep(collection, key, limit):
             let place = collection.map { " for collection \(Self.name($0))" } ?? ""
             return "document\(Self.keyPart(key))\(place) nests arrays and objects deeper than \(limit) levels, DocStore's limit; flatten it"

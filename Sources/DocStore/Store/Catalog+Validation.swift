@@ -35,21 +35,36 @@ extension Catalog {
         return types.count == 2 && types["key"] != nil && types["body"] == "TEXT" && primaryKey == ["key"]
     }
 
-    /// Triggers DocStore didn't make (its own are named `docstore_…`) on a
-    /// collection's table: one runs inside every write of the collection and
-    /// may change or delete documents of any collection, unseen by DocStore
-    /// (helper-60: `AFTER INSERT ON teams … DELETE FROM people`), and `check`
-    /// called such a store healthy.
+    /// Triggers DocStore didn't make on a collection's table or on one of
+    /// DocStore's own (field columns', search indexes', the catalog's): one
+    /// runs inside every write of the collection and may change or delete
+    /// documents of any collection, unseen by DocStore (helper-60: `AFTER
+    /// INSERT ON teams … DELETE FROM people`), and `check` called such a store
+    /// healthy. DocStore's own are the three of each recorded field columns and
+    /// search index, on its collection; those of unrecorded ones are reported
+    /// as orphans (``orphanObjects(in:collection:)``), not here.
     static func foreignTriggerProblems(in db: Database) throws -> [CatalogProblem] {
-        try Row.fetchAll(db, sql: """
-            SELECT CAST(t.name AS TEXT), CAST(t.tbl_name AS TEXT) FROM sqlite_master t
-            WHERE t.type = 'trigger' AND t.name NOT LIKE 'docstore\\_%' ESCAPE '\\'
-              AND EXISTS (SELECT 1 FROM \(collectionsTable) c WHERE c.name = t.tbl_name)
+        var expected: Set<[String]> = []
+        for table in [fieldColumnsTable, searchIndexesTable] where try db.tableExists(table) {
+            for row in try Row.fetchAll(db, sql: "SELECT CAST(name AS TEXT), CAST(collection AS TEXT) FROM \(table)") {
+                let (name, collection): (String, String) = (row[0] ?? "", row[1] ?? "")
+                for suffix in ["_insert", "_update", "_delete"] { expected.insert([name + suffix, collection]) }
+            }
+        }
+        let orphaned = Set(try orphanObjects(in: db).flatMap { $0.objects.map(\.name) })
+        return try Row.fetchAll(db, sql: """
+            SELECT CAST(t.name AS TEXT), CAST(t.tbl_name AS TEXT),
+                   EXISTS (SELECT 1 FROM \(collectionsTable) c WHERE c.name = t.tbl_name)
+            FROM sqlite_master t
+            WHERE t.type = 'trigger' AND (t.tbl_name LIKE 'docstore\\_%' ESCAPE '\\'
+                                          OR EXISTS (SELECT 1 FROM \(collectionsTable) c WHERE c.name = t.tbl_name))
             ORDER BY 1
-            """).map { row in
+            """).compactMap { row in
             let (name, table): (String, String) = (row[0] ?? "", row[1] ?? "")
+            guard !expected.contains([name, table]), !orphaned.contains(name) else { return nil }
+            let on = row[2] as Int64? == 1 ? "collection \(DocumentKey.quoted(table))" : "DocStore's table \(DocumentKey.quoted(table))"
             return CatalogProblem(table: "sqlite_master", name: name,
-                                  problem: "a trigger DocStore didn't make, on collection \(DocumentKey.quoted(table)): it runs inside every write of the collection and can change documents of any collection behind DocStore's back; if it isn't yours, drop it with sqlite3 (DROP TRIGGER \(quoteIdentifier(name)))")
+                                  problem: "a trigger DocStore didn't make, on \(on): it runs inside every write of the collection and can change documents of any collection behind DocStore's back; if it isn't yours, drop it with sqlite3 (DROP TRIGGER \(quoteIdentifier(name)))")
         }
     }
 

@@ -157,9 +157,9 @@ struct Importer {
             throw CommandError(stopped(by: error, report: report))
         }
         if report.imported == 0, report.skipped > 0 {
-            // --skip-bad skipped every entry: most likely not the file, or
-            // not the format, meant; said as a failure, not "imported 0".
-            throw CommandError("every entry of \(reader.path) was bad (\(CommandResult.plural(report.skipped, "bad line"))), so nothing was imported: is the file what its extension says?"
+            // --skip-bad skipped every entry (a file of another format, keys
+            // all stored already): said as a failure, not "imported 0".
+            throw CommandError("every entry of \(reader.path) was bad (\(CommandResult.plural(report.skipped, "bad line"))), so nothing was imported:"
                 + report.skippedExamples.map { "\n  " + $0 }.joined() + (report.skipped > report.skippedExamples.count ? "\n  …" : ""))
         }
         return report

@@ -48,7 +48,7 @@ struct CheckRepairCommandTests {
     @Test func aQueryOnTheDamagedCollectionNamesTheKeyAndTheFix() throws {
         let harness = try harnessWithDamagedTeam()
         #expect(harness.feed(#"teams.filter { $0.city == "Boston" }"#) == .failed)
-        #expect(harness.errors.text.contains("damaged document (not valid JSON) that stops this query: document 2"), "\(harness.errors.text)")
+        #expect(harness.errors.text.contains("damaged document (not valid JSON, or not a JSON object) that stops this query: document 2"), "\(harness.errors.text)")
         #expect(harness.errors.text.contains("run .repair teams"))
         #expect(harness.feed("teams.count { $0.abbreviation == \"BOS\" }") == .failed)
         let directory = try temporaryDirectory()

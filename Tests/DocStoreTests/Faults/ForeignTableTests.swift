@@ -96,10 +96,17 @@ struct ForeignTableTests {
             try db.execute(sql: "CREATE TABLE audit(x)")
             try db.execute(sql: "CREATE TRIGGER audited AFTER INSERT ON audit BEGIN SELECT 1; END")
         }
+        // Named as DocStore's own, or on DocStore's own tables (helper-61).
+        _ = try store.collection(named: "people").createFieldColumns(on: [FieldPath("name")])
+        try store.databaseWriter.write { db in
+            try db.execute(sql: "CREATE TRIGGER docstore_evil AFTER INSERT ON teams BEGIN DELETE FROM people; END")
+            try db.execute(sql: "CREATE TRIGGER evil2 AFTER INSERT ON docstore_columns_1 BEGIN DELETE FROM people; END")
+        }
         let check = try store.check()
         #expect(!check.isHealthy)
-        #expect(check.catalogProblems.map(\.name) == ["evil"], "\(check)")
-        #expect(check.catalogProblems.first?.problem.contains(#"a trigger DocStore didn't make, on collection "teams""#) == true, "\(check)")
+        #expect(check.catalogProblems.map(\.name) == ["docstore_evil", "evil", "evil2"], "\(check)")
+        #expect(check.catalogProblems[1].problem.contains(#"a trigger DocStore didn't make, on collection "teams""#), "\(check)")
+        #expect(check.catalogProblems[2].problem.contains(#"a trigger DocStore didn't make, on DocStore's table "docstore_columns_1""#), "\(check)")
     }
 
     /// The catalog row of a collection deleted by another program: an insert
