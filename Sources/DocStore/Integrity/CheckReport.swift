@@ -114,7 +114,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         if isHealthy { return "no damaged documents in \(collection) (\(Self.plural(documentCount, "document")) checked)" }
         if let tableProblem { return "\(DocumentKey.quoted(collection)): not checked: \(tableProblem)" }
         // Duplicate member names only where they can be (jsonb keeps one of each).
-        var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, \(damagedCount) damaged"
+        var lines = ["\(DocumentKey.quoted(collection)): \(Self.plural(documentCount, "document")) checked, \(CountText.grouped(damagedCount)) damaged"
             + (duplicateMembers.isEmpty ? "" : ", \(duplicateMembers.count) with duplicate member names")]
         if hasDamagedPages {
             let reading = readFailure.map { "reading stopped after \(Self.plural(documentCount, "document")) (\($0))" }
@@ -140,7 +140,7 @@ public struct CollectionCheck: Sendable, Hashable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+    static func plural(_ count: Int, _ noun: String) -> String { CountText.plural(count, noun) }
 }
 
 /// What ``DocumentStore/check()`` found in the whole store.

@@ -21,7 +21,7 @@ public struct FieldChangeSummary: Sendable, Hashable {
 extension FieldChangeSummary: CustomStringConvertible {
     /// `players: rename nickName to nickname: 3 documents; index docstore_ix_1 now on (nickname)`.
     public var description: String {
-        var text = "\(DocumentKey.quoted(collection)): \(change): \(documentsChanged) document\(documentsChanged == 1 ? "" : "s")"
+        var text = "\(DocumentKey.quoted(collection)): \(change): \(CountText.plural(documentsChanged, "document"))"
         for index in movedIndexes {
             text += "; index \(index.name) now on (\(index.fields.map(\.description).joined(separator: ", ")))"
         }

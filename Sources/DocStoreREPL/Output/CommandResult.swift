@@ -1,4 +1,4 @@
-import DocStore
+@_spi(Backends) import DocStore
 
 /// What running a command produced, before it is printed in the session's mode.
 public enum CommandResult: Hashable, Sendable {
@@ -46,18 +46,8 @@ public enum CommandResult: Hashable, Sendable {
         }
     }
 
-    static func plural(_ count: Int, _ noun: String) -> String {
-        "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
-    }
+    static func plural(_ count: Int, _ noun: String) -> String { CountText.plural(count, noun) }
 
     /// 108789 as "108 789": every count the REPL prints is spelled so.
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var result = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(" ") }
-            result.append(digit)
-        }
-        return (number < 0 ? "-" : "") + result
-    }
+    static func grouped(_ number: Int) -> String { CountText.grouped(number) }
 }

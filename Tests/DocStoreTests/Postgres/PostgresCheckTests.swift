@@ -169,8 +169,8 @@ extension PostgresTests {
                 #expect(checked.damagedCount == 1_250 && checked.damagedNotListed == 1_150)
                 let evenKeys: [DocumentKey] = (1...1_250).map { DocumentKey.integer(Int64($0 * 2)) }
                 #expect(checked.damaged.map(\.key) == Array(evenKeys.prefix(100)))
-                #expect(checked.description.contains("2500 documents checked, 1250 damaged") && checked.description.contains("and 1150 more damaged documents, not listed"), "\(checked)")
-                #expect(checked.repairPlan.contains("would move 1250 damaged documents"), "\(checked.repairPlan)")
+                #expect(checked.description.contains("2 500 documents checked, 1 250 damaged") && checked.description.contains("and 1 150 more damaged documents, not listed"), "\(checked)")
+                #expect(checked.repairPlan.contains("would move 1 250 damaged documents"), "\(checked.repairPlan)")
 
                 let repaired = try await store.repair(collection: "players")
                 #expect(repaired.movedKeys == evenKeys)
