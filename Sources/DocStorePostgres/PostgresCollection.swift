@@ -238,6 +238,11 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
     // MARK: Reading
 
     /// The document stored under `key`, or nil.
+    ///
+    /// - Throws: ``DocStore/DocStoreError/corruptDocument(collection:key:reason:)``
+    ///   for a document another tool wrote so that it can't be handed out: a
+    ///   body that is not an object, or an `"id"` that is not its key (a save
+    ///   of it would write over the document it names), as on SQLite.
     public func get(_ key: some DocumentKeyRepresentable) async throws -> Model? {
         try await followingDrops {
             guard let kind = try await existingKeyKind() else { return nil }
@@ -245,7 +250,12 @@ public struct PostgresCollection<Model: Codable & Sendable>: Sendable {
             let rows = try await session.rows(reusing: PostgresStoreSQL.get(name), [key.binding], collection: name, key: key)
             guard let row = rows.first else { return nil }
             var cells = row.makeIterator()
-            return try decodeDocument(cells.next(), key: key)
+            let model = try decodeDocument(cells.next(), key: key)
+            let own = keyOf(model).map { (try? checkedKey($0, kind: kind)) ?? $0 }
+            if let reason = BackendSupport.readByKeyProblem(model, ownKey: own, storedUnder: key) {
+                throw DocStoreError.corruptDocument(collection: name, key: key, reason: reason)
+            }
+            return model
         }
     }
 

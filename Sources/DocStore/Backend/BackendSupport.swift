@@ -251,6 +251,22 @@ extension BackendSupport {
 }
 
 extension BackendSupport {
+    /// Why a document read by its key can't be handed out (both written so by
+    /// another tool, which `check` calls damaged): a `JSONValue` body that is
+    /// not an object (a typed model can't decode from one; a `JSONValue` can,
+    /// and `get` showed `[1,2]` as a document, helper-60), or an own key (its
+    /// `"id"`, as the collection's keys) other than the one it is stored
+    /// under, which a save of it would write over. Nil when it is sound.
+    public static func readByKeyProblem(_ model: Any, ownKey: DocumentKey?, storedUnder key: DocumentKey) -> String? {
+        if let json = model as? JSONValue, json.typeName != "object" {
+            return "its body is \(json.typeName == "array" ? "an array" : "a JSON \(json.typeName)"), not a JSON object (written so by another tool)"
+        }
+        guard let ownKey, ownKey != key else { return nil }
+        return "its \"id\" is \(ownKey), but it is stored under the key \(key) (written so by another tool), and saving it would write over document \(ownKey)"
+    }
+}
+
+extension BackendSupport {
     /// Why a collection whose table another program replaced (another shape,
     /// a view) is neither read nor written: its rows are not documents.
     public static func foreignTableRefusal(_ name: String, tool: String) -> String {

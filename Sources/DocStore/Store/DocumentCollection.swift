@@ -73,13 +73,10 @@ public struct DocumentCollection<Model: Codable>: @unchecked Sendable {
     /// under, written so by another tool: handed out, a save of it would write
     /// over the document it names.
     private func checkOwnKey(of model: Model, storedUnder key: DocumentKey, info: CollectionInfo) throws {
-        // A typed model can't decode from a body that is not an object; a
-        // `JSONValue` can, and `get` showed such a body as a document (helper-60).
-        if let json = model as? JSONValue, json.typeName != "object" {
-            throw DocStoreError.corruptDocument(collection: name, key: key, reason: "its body is \(json.typeName == "array" ? "an array" : "a JSON \(json.typeName)"), not a JSON object (written so by another tool)")
+        let own = keyOf?(model).map { adapt($0, to: info.keyKind) }
+        if let reason = BackendSupport.readByKeyProblem(model, ownKey: own, storedUnder: adapt(key, to: info.keyKind)) {
+            throw DocStoreError.corruptDocument(collection: name, key: key, reason: reason)
         }
-        guard let own = keyOf?(model).map({ adapt($0, to: info.keyKind) }), own != adapt(key, to: info.keyKind) else { return }
-        throw DocStoreError.corruptDocument(collection: name, key: key, reason: "its \"id\" is \(own), but it is stored under the key \(key) (written so by another tool), and saving it would write over document \(own)")
     }
 
     /// The document stored under `key`, or `nil` when there is none.

@@ -45,6 +45,13 @@ extension PostgresTests {
                 await #expect { try await docs.delete(NonObjectDeleteTests.missingY) } throws: { NonObjectDeleteTests.namesDocument2($0) }
                 #expect(try await docs.count(DocumentQuery(.always)) == 3, "nothing was deleted")
                 #expect(try await docs.delete(DocumentQuery(.compare(FieldPath("y"), .equal, 1))) == 1, "a delete that doesn't meet it goes ahead")
+                // `get` refuses it, and a document whose "id" is not its key
+                // (a save of it would write over document 2), as on SQLite.
+                await #expect { try await docs.get(2) } throws: { "\($0)".contains("its body is an array, not a JSON object") }
+                try PostgresTestServer.psql(#"UPDATE docs SET body = '{"id": 2}' WHERE key = 1"#, databaseURL: url)
+                await #expect { try await docs.get(1) } throws: {
+                    "\($0)".contains(#"its "id" is 2, but it is stored under the key 1"#) && "\($0)".contains("would write over document 2")
+                }
             }
         }
     }
