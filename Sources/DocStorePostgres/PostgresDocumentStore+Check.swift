@@ -85,6 +85,11 @@ extension PostgresDocumentStore {
         try await !session.rows("SELECT 1 FROM \(PostgresStoreSQL.catalogTable) WHERE name = $1", [.text(name)], collection: name).isEmpty
     }
 
+    /// Whether the index catalog still records the index `name`.
+    private func isIndexRecorded(_ name: String, in session: PostgresSession) async throws -> Bool {
+        try await !session.rows("SELECT 1 FROM \(PostgresStoreSQL.indexTable) WHERE name = $1", [.text(name)], collection: nil).isEmpty
+    }
+
     /// The tables of documents (a `key` and a jsonb `body`) in the store's
     /// schema that the catalog does not record: their documents are hidden from
     /// every listing and copy.
@@ -174,6 +179,10 @@ extension PostgresDocumentStore {
             let (name, collection, isUnique, built, uniqueBuilt) = try row.decode((String, String, Bool, Bool, Bool).self)
             if let only, collection != only { continue }
             let on = DocumentKey.quotedForMessages(collection)
+            // An index another session dropped (with its collection) after
+            // this statement's snapshot: to_regclass reads the catalog as it
+            // is now, so the index looked missing while its row still showed.
+            if !built || (isUnique && !uniqueBuilt), try await !isIndexRecorded(name, in: session) { continue }
             if !built {
                 problems.append(CatalogProblem(table: table, name: name, problem: "recorded on collection \(on), but PostgreSQL has no such index on its table; drop the index and create it again"))
             } else if isUnique, !uniqueBuilt {
