@@ -18,7 +18,8 @@ extension DocumentCollection {
         warnAboutUnknownFields(query.namedPaths)
         return try access {
             try store.writeAccess { db in
-                let compiled = try queryCompiler(in: db).delete(query)
+                let compiler = try queryCompiler(in: db)
+                let compiled = try compiler.delete(query)
                 guard let info = try store.knownCollection(named: name, in: db) else { return 0 }
                 // The check and the delete in one transaction: no write between them.
                 return try store.withinTransaction(db, unlessInsideOne: true) {
@@ -26,7 +27,7 @@ extension DocumentCollection {
                     // A body that is not an object has every field missing, so
                     // `$0.y == nil` selected it: deleted, it was gone for good,
                     // where `repair` keeps it (helper-60).
-                    if let damaged = try firstKey(queryCompiler(in: db).firstNonObject(query), info: info, in: db) {
+                    if let damaged = try firstKey(compiler.firstNonObject(query), info: info, in: db) {
                         throw DocStoreError.damagedDocuments(collection: name, keys: [damaged])
                     }
                     guard store.changeTracker.isObserved(name) else {
